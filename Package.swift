@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "pm",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pm", targets: ["pm"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // System ICU (libicu-dev). Debian renames every entry point by macro
+        // (udat_open -> udat_open_72); shim.h wraps them in static inline
+        // functions Swift can call.
+        .systemLibrary(
+            name: "CICU",
+            pkgConfig: "icu-uc icu-i18n",
+            providers: [.apt(["libicu-dev", "pkg-config"])]
+        ),
+        // Foundation-free: a module that imports both Foundation and CICU
+        // does not compile ("'UErrorCode' has different definitions").
+        .target(name: "PMICU", dependencies: ["CICU"]),
+        .target(
+            name: "PMLocalization",
+            dependencies: ["PMICU"],
+            plugins: [.plugin(name: "EmbedTablesPlugin")]
+        ),
+        .target(name: "PMCore", dependencies: ["PMICU"]),
+        .target(
+            name: "PMCLI",
+            dependencies: [
+                "PMCore", "PMLocalization", "PMICU",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "pm", dependencies: ["PMCLI"]),
+
+        // Build tooling: the translation tables are compiled into the binary,
+        // so pm needs no resource folder at run time (L10N.md fact 2 and 4).
+        .executableTarget(name: "EmbedTables", path: "Sources/EmbedTables"),
+        .plugin(
+            name: "EmbedTablesPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedTables"]
+        ),
+
+        .target(name: "PMTestSupport", dependencies: ["PMCore"]),
+        .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
+        .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"]),
+        .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
+        .testTarget(
+            name: "PMEndToEndTests",
+            dependencies: ["pm", "PMCore", "PMTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+    ]
+)

@@ -1,0 +1,31 @@
+import Foundation
+import PackagePlugin
+
+/// Embeds every `Localization/<lang>.lproj/Localizable.strings` table into the
+/// target as generated Swift source. The command re-runs whenever a table
+/// changes, and the binary needs no resource bundle (L10N.md facts 2 and 4).
+@main
+struct EmbedTablesPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let localization = context.package.directoryURL.appending(path: "Localization")
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: localization.path)) ?? []
+        var arguments: [String] = []
+        var inputs: [URL] = []
+        for folder in folders.sorted() where folder.hasSuffix(".lproj") {
+            let table = localization.appending(path: folder).appending(path: "Localizable.strings")
+            guard FileManager.default.fileExists(atPath: table.path) else { continue }
+            arguments += [String(folder.dropLast(".lproj".count)), table.path]
+            inputs.append(table)
+        }
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedTables.swift")
+        return [
+            .buildCommand(
+                displayName: "Embedding \(inputs.count) translation tables",
+                executable: try context.tool(named: "EmbedTables").url,
+                arguments: [output.path] + arguments,
+                inputFiles: inputs,
+                outputFiles: [output]
+            )
+        ]
+    }
+}

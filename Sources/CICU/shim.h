@@ -1,0 +1,106 @@
+// Static inline wrappers over the ICU C API.
+//
+// Debian's ICU headers rename every entry point with a version suffix
+// (udat_open -> udat_open_72) through function-like macros that Swift cannot
+// see through. Calling the functions from C inline wrappers lets the C
+// preprocessor do the renaming. Only what pm uses is wrapped.
+#ifndef PM_CICU_SHIM_H
+#define PM_CICU_SHIM_H
+
+#include <unicode/utypes.h>
+#include <unicode/uchar.h>
+#include <unicode/udat.h>
+#include <unicode/ucal.h>
+#include <unicode/upluralrules.h>
+#include <unicode/ucol.h>
+#include <unicode/uloc.h>
+
+// MARK: Dates
+
+/// Opens a date formatter. date_style/time_style: UDAT_NONE = -1,
+/// UDAT_SHORT = 3, UDAT_MEDIUM = 2. tz may be NULL for the default zone.
+static inline UDateFormat *pm_udat_open(int32_t time_style, int32_t date_style,
+                                        const char *locale, const UChar *tz,
+                                        int32_t tz_length, UErrorCode *status) {
+    return udat_open((UDateFormatStyle)time_style, (UDateFormatStyle)date_style,
+                     locale, tz, tz_length, NULL, 0, status);
+}
+
+static inline void pm_udat_close(UDateFormat *format) { udat_close(format); }
+
+static inline int32_t pm_udat_format(const UDateFormat *format, double millis,
+                                     UChar *result, int32_t capacity,
+                                     UErrorCode *status) {
+    return udat_format(format, millis, result, capacity, NULL, status);
+}
+
+static inline void pm_udat_set_lenient(UDateFormat *format, int lenient) {
+    udat_setLenient(format, lenient ? 1 : 0);
+}
+
+/// Parses text entirely; *parsed_to receives how far parsing got.
+static inline double pm_udat_parse(const UDateFormat *format, const UChar *text,
+                                   int32_t length, int32_t *parsed_to,
+                                   UErrorCode *status) {
+    *parsed_to = 0;
+    return udat_parse(format, text, length, parsed_to, status);
+}
+
+static inline int32_t pm_udat_to_pattern(const UDateFormat *format, UChar *result,
+                                         int32_t capacity, UErrorCode *status) {
+    return udat_toPattern(format, 0, result, capacity, status);
+}
+
+// MARK: Plural rules
+
+static inline UPluralRules *pm_uplrules_open(const char *locale, UErrorCode *status) {
+    return uplrules_open(locale, status);
+}
+
+static inline void pm_uplrules_close(UPluralRules *rules) { uplrules_close(rules); }
+
+static inline int32_t pm_uplrules_select(const UPluralRules *rules, double number,
+                                         UChar *keyword, int32_t capacity,
+                                         UErrorCode *status) {
+    return uplrules_select(rules, number, keyword, capacity, status);
+}
+
+// MARK: Collation
+
+static inline UCollator *pm_ucol_open(const char *locale, UErrorCode *status) {
+    return ucol_open(locale, status);
+}
+
+static inline void pm_ucol_close(UCollator *collator) { ucol_close(collator); }
+
+/// Returns -1, 0 or 1.
+static inline int32_t pm_ucol_strcoll_utf8(const UCollator *collator,
+                                           const char *a, int32_t a_length,
+                                           const char *b, int32_t b_length,
+                                           UErrorCode *status) {
+    return (int32_t)ucol_strcollUTF8(collator, a, a_length, b, b_length, status);
+}
+
+// MARK: Character properties
+
+/// UEastAsianWidth: 0 neutral, 1 ambiguous, 2 halfwidth, 3 fullwidth,
+/// 4 narrow, 5 wide.
+static inline int32_t pm_east_asian_width(UChar32 c) {
+    return u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
+}
+
+/// UCharCategory (U_NON_SPACING_MARK = 6, U_ENCLOSING_MARK = 7,
+/// U_CONTROL_CHAR = 15, U_FORMAT_CHAR = 16).
+static inline int32_t pm_char_type(UChar32 c) { return (int32_t)u_charType(c); }
+
+static inline int pm_is_emoji_presentation(UChar32 c) {
+    return u_hasBinaryProperty(c, UCHAR_EMOJI_PRESENTATION) ? 1 : 0;
+}
+
+static inline int pm_is_default_ignorable(UChar32 c) {
+    return u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT) ? 1 : 0;
+}
+
+static inline int pm_u_success(UErrorCode status) { return U_SUCCESS(status) ? 1 : 0; }
+
+#endif

@@ -1,0 +1,86 @@
+import PMCore
+import PMICU
+import PMLocalization
+
+/// Renders `pm list`: three columns side by side, fitted to the width in
+/// terminal cells, or stacked when the terminal is too narrow.
+struct BoardView {
+    /// Below this width per column, columns are stacked.
+    static let minimumColumnWidth = 20
+    static let gap = "  "
+
+    var localizer: Localizer
+    var style: TextStyle
+    var width: Int
+    var today: CivilDate
+
+    struct Column {
+        var state: TaskState
+        var tasks: [BoardTask]
+    }
+
+    func render(_ columns: [Column], shortIDs: [TaskID: String], total: Int, overdue: Int) -> [String] {
+        let deadlines = DeadlineFormatter(locale: style.formatLocale)
+        let columnWidth = (width - Self.gap.count * (columns.count - 1)) / max(columns.count, 1)
+        var lines: [String]
+        if columns.count > 1, columnWidth >= Self.minimumColumnWidth {
+            let blocks = columns.map { block($0, width: columnWidth, shortIDs: shortIDs, deadlines: deadlines) }
+            let height = blocks.map(\.count).max() ?? 0
+            lines = (0..<height).map { row in
+                var line = ""
+                for (index, block) in blocks.enumerated() {
+                    let cell = row < block.count ? block[row] : Cell(text: "", width: 0)
+                    let isLast = index == blocks.count - 1
+                    line += cell.text
+                    if !isLast { line += String(repeating: " ", count: max(0, columnWidth - cell.width)) + Self.gap }
+                }
+                return line
+            }
+        } else {
+            let fullWidth = max(width, 10)
+            lines = []
+            for (index, column) in columns.enumerated() {
+                if index > 0 { lines.append("") }
+                lines += block(column, width: fullWidth, shortIDs: shortIDs, deadlines: deadlines).map(\.text)
+            }
+        }
+        var footer = localizer.plural(.listSummary, count: total)
+        if overdue > 0 { footer += " · " + style.red(localizer.plural(.listOverdue, count: overdue)) }
+        lines.append("")
+        lines.append(footer)
+        return lines
+    }
+
+    /// A line of a column with its width in cells (colour codes take none).
+    struct Cell {
+        var text: String
+        var width: Int
+    }
+
+    private func block(_ column: Column, width: Int, shortIDs: [TaskID: String], deadlines: DeadlineFormatter) -> [Cell] {
+        let name = localizer.string(StateNames.key(column.state))
+        let header = TerminalCells.truncate(localizer.string(.listHeader, .text(name), .number(column.tasks.count)), toWidth: width)
+        var cells = [
+            Cell(text: style.bold(header), width: TerminalCells.width(of: header)),
+            Cell(text: String(repeating: "─", count: width), width: width),
+        ]
+        if column.tasks.isEmpty {
+            let empty = TerminalCells.truncate(localizer.string(.listEmptyColumn), toWidth: width)
+            cells.append(Cell(text: style.dim(empty), width: TerminalCells.width(of: empty)))
+        }
+        for task in column.tasks {
+            let id = shortIDs[task.id] ?? String(task.id.hexDigits.prefix(4))
+            let title = TerminalCells.truncate(TextSafety.escaped(task.title), toWidth: max(1, width - id.count - 1))
+            let titleLine = id + " " + title
+            cells.append(Cell(text: style.dim(id) + " " + title, width: TerminalCells.width(of: titleLine)))
+            if let due = task.due {
+                let indent = String(repeating: " ", count: min(id.count + 1, max(0, width - 4)))
+                let overdue = task.isOverdue(today: today)
+                let label = localizer.string(overdue ? .cardOverdue : .cardDue, .text(deadlines.string(due)))
+                let text = TerminalCells.truncate(label, toWidth: max(1, width - indent.count))
+                cells.append(Cell(text: indent + (overdue ? style.red(text) : text), width: indent.count + TerminalCells.width(of: text)))
+            }
+        }
+        return cells
+    }
+}

@@ -1,0 +1,157 @@
+import ArgumentParser
+import PMCore
+import PMLocalization
+
+/// The root command.
+public struct PM: ParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "pm",
+            abstract: help(.helpCommandRoot),
+            version: "0.1.0",
+            subcommands: [Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self]
+        )
+    }
+
+    public init() {}
+}
+
+/// Helpers every command uses.
+extension ProcessContext {
+    var now: String { Timestamp.string(from: environment.now()) }
+
+    func style(color: Bool) -> TextStyle {
+        TextStyle(color: color, formatLocale: formatLocale, timeZoneID: environment.timeZone.identifier)
+    }
+
+    /// Reads the board (an empty one when the file does not exist yet).
+    func loadBoard() throws -> Board {
+        try store().load() ?? Board(id: environment.makeID())
+    }
+
+    /// Changes the board under the lock and saves it.
+    func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
+        try store().update(newBoardID: environment.makeID(), body)
+    }
+
+    /// A title as printed in a sentence: escaped, never raw.
+    func shown(_ text: String) -> MessageArgument { .text(TextSafety.escaped(text)) }
+
+    func columnName(_ state: TaskState) -> MessageArgument { .text(localizer.string(StateNames.key(state))) }
+}
+
+struct Add: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandAdd)) }
+
+    @Argument(help: ArgumentHelp(help(.helpTitle))) var title: String
+    @Option(help: ArgumentHelp(help(.helpBody))) var body: String = ""
+    @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let env = context.environment
+        let deadline = try due.map { try DateInput.parse($0, today: env.today) }
+        let id = env.makeID()
+        let (task, shortID) = try context.change { board in
+            let task = try board.add(title: title, body: body, due: deadline, id: id, eventID: env.makeID(), by: env.user, at: context.now)
+            return (task, TaskLookup.shortID(of: task.id, among: board.tasks))
+        }
+        context.output.line(common.json ? TaskJSON.object(task, today: env.today) : shortID)
+    }
+}
+
+struct Show: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandShow)) }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let board = try context.loadBoard()
+        let task = try TaskLookup.find(id, in: board)
+        let today = context.environment.today
+        if common.json {
+            context.output.line(TaskJSON.object(task, today: today))
+            return
+        }
+        let view = TaskView(localizer: context.localizer, style: context.style(color: common.useColor(context)), today: today)
+        for line in view.render(task) { context.output.line(line) }
+    }
+}
+
+struct Edit: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandEdit)) }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Option(help: ArgumentHelp(help(.helpTitle))) var title: String?
+    @Option(help: ArgumentHelp(help(.helpBody))) var body: String?
+    @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
+    @Flag(name: .customLong("no-due"), help: ArgumentHelp(help(.helpNoDue))) var noDue = false
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let env = context.environment
+        if due != nil && noDue { throw CLIError.dueAndNoDue }
+        if title == nil && body == nil && due == nil && !noDue { throw CLIError.nothingToEdit }
+        var change = Board.Edit(title: title, body: body)
+        if noDue { change.due = .some(nil) }
+        if let due { change.due = .some(try DateInput.parse(due, today: env.today)) }
+        let task = try context.change { board in
+            let task = try TaskLookup.find(id, in: board)
+            return try board.edit(task.id, change, eventID: env.makeID(), by: env.user, at: context.now)
+        }
+        if common.json {
+            context.output.line(TaskJSON.object(task, today: env.today))
+        } else {
+            context.output.line(context.localizer.string(.messageEdited, context.shown(task.title)))
+        }
+    }
+}
+
+struct Move: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandMove)) }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpState))) var state: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let env = context.environment
+        let target = try StateNames.parse(state, localizer: context.localizer)
+        let (before, after) = try context.change { board in
+            let task = try TaskLookup.find(id, in: board)
+            return try board.move(task.id, to: target, eventID: env.makeID(), by: env.user, at: context.now)
+        }
+        let l = context.localizer
+        if common.json {
+            context.output.line(TaskJSON.object(after, today: env.today))
+        } else if before.state == after.state {
+            context.output.line(l.string(.messageAlreadyThere, context.shown(after.title), context.columnName(after.state)))
+        } else {
+            context.output.line(
+                l.string(.messageMoved, context.shown(after.title), context.columnName(before.state), context.columnName(after.state)))
+        }
+    }
+}
+
+struct Delete: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "delete", abstract: help(.helpCommandDelete), aliases: ["rm"])
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let env = context.environment
+        let task = try context.change { board in
+            let task = try TaskLookup.find(id, in: board)
+            return try board.delete(task.id, eventID: env.makeID(), by: env.user, at: context.now)
+        }
+        if common.json {
+            context.output.line(TaskJSON.object(task, today: env.today))
+        } else {
+            context.output.line(context.localizer.string(.messageDeleted, context.shown(task.title), context.columnName(task.state)))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import PMCore
+import PMLocalization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Turns every error into a localized message and an exit code (DESIGN.md §10).
+enum ErrorReport {
+    enum ExitStatus: Int32 {
+        case refused = 1, usage = 64, badData = 65, internalError = 70, cannotCreate = 73, ioError = 74, locked = 75
+    }
+
+    /// The message lines (without the `pm: error:` prefix) and the exit status for `error`.
+    static func describe(_ error: Error, localizer l: Localizer) -> (lines: [String], status: ExitStatus) {
+        switch error {
+        case let error as PMError: return describe(error, localizer: l)
+        case let error as CLIError:
+            switch error {
+            case .invalidEnvironment(let name, let value):
+                return ([l.string(.errorInvalidEnvironment, .text(name), .text(TextSafety.escaped(value)))], .usage)
+            case .dueAndNoDue: return ([l.string(.errorDueAndNoDue)], .usage)
+            case .nothingToEdit: return ([l.string(.errorNothingToEdit)], .usage)
+            }
+        default:
+            return ([l.string(.errorInternal, .text(String(describing: error)))], .internalError)
+        }
+    }
+
+    static func describe(_ error: PMError, localizer l: Localizer) -> (lines: [String], status: ExitStatus) {
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        switch error {
+        case .taskNotFound(let text): return ([l.string(.errorTaskNotFound, safe(text))], .refused)
+        case .ambiguousID(let text, let candidates, let titles):
+            let lines = zip(candidates, titles).map { l.string(.errorCandidate, .text($0.rawValue), safe($1)) }
+            return ([l.string(.errorAmbiguousID, safe(text))] + lines, .refused)
+        case .invalidID(let text): return ([l.string(.errorInvalidID, safe(text))], .refused)
+        case .unknownState(let text):
+            return ([l.string(.errorUnknownState, safe(text), .text(acceptedStates(l)))], .refused)
+        case .invalidDate(let text): return ([l.string(.errorInvalidDate, safe(text), .text(l.string(.errorDateForms)))], .usage)
+        case .emptyTitle: return ([l.string(.errorTitleEmpty)], .usage)
+        case .titleTooLong(let length, let limit): return ([l.string(.errorTitleTooLong, .number(length), .number(limit))], .usage)
+        case .bodyTooLong(let length, let limit): return ([l.string(.errorBodyTooLong, .number(length), .number(limit))], .usage)
+        case .unsafeTitle(let scalar): return ([l.string(.errorTitleUnsafe, .text(TextSafety.escaped(String(scalar))))], .usage)
+        case .unsafeBody(let scalar): return ([l.string(.errorBodyUnsafe, .text(TextSafety.escaped(String(scalar))))], .usage)
+        case .boardCorrupt(let path, let line, let column, let reason):
+            let why = describe(reason, l)
+            let message: String
+            if let line, let column {
+                message = l.string(.errorBoardCorruptAt, safe(path), .number(line), .number(column), .text(why))
+            } else {
+                message = l.string(.errorBoardCorrupt, safe(path), .text(why))
+            }
+            return ([message, l.string(.errorBoardCorruptHint)], .badData)
+        case .newerSchema(let path, let found, let supported):
+            return ([l.string(.errorNewerSchema, safe(path), .number(found), .number(supported))], .badData)
+        case .notARegularFile(let path): return ([l.string(.errorBoardNotAFile, safe(path))], .ioError)
+        case .locked(let pid):
+            if let pid { return ([l.string(.errorLocked, .number(Int(pid)))], .locked) }
+            return ([l.string(.errorLockedUnknown)], .locked)
+        case .readFailed(let path, let call): return ([l.string(.errorCannotRead, safe(path), .text(describe(call, l)))], .ioError)
+        case .createFailed(let path, let call):
+            return ([l.string(.errorCannotCreate, safe(path), .text(describe(call, l)))], .cannotCreate)
+        case .saveFailed(let path, let call): return ([l.string(.errorCannotSave, safe(path), .text(describe(call, l)))], .ioError)
+        case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)
+        }
+    }
+
+    static func describe(_ reason: CorruptionReason, _ l: Localizer) -> String {
+        switch reason {
+        case .empty: return l.string(.corruptEmpty)
+        case .truncated: return l.string(.corruptTruncated)
+        case .syntax: return l.string(.corruptSyntax)
+        case .conflictMarkers: return l.string(.corruptConflictMarkers)
+        case .invalidUTF8(let offset): return l.string(.corruptUtf8, .number(offset))
+        case .field(let name): return l.string(.corruptField, .text(TextSafety.escaped(name)))
+        case .duplicateID(let id): return l.string(.corruptDuplicateID, .text(id.rawValue))
+        }
+    }
+
+    static func describe(_ error: SystemCallError, _ l: Localizer) -> String {
+        switch error.code {
+        case EACCES, EPERM: return l.string(.ioAccessDenied)
+        case ENOENT, ENOTDIR: return l.string(.ioMissing)
+        case ENOSPC, EDQUOT: return l.string(.ioNoSpace)
+        case EROFS: return l.string(.ioReadOnly)
+        default: return l.string(.ioUnknown, .number(Int(error.code)))
+        }
+    }
+
+    static func acceptedStates(_ l: Localizer) -> String {
+        TaskState.allCases.map { "\($0.rawValue) (\(l.string(StateNames.key($0))))" }.joined(separator: ", ")
+    }
+}

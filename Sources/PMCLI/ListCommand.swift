@@ -1,0 +1,63 @@
+import ArgumentParser
+import PMCore
+import PMICU
+import PMLocalization
+
+/// `--sort due|title|created`.
+enum SortOrder: String, ExpressibleByArgument, CaseIterable {
+    case due, title, created
+}
+
+struct List: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "list", abstract: help(.helpCommandList), aliases: ["ls"])
+    }
+
+    @Option(name: .long, help: ArgumentHelp(help(.helpState))) var state: [String] = []
+    @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder = .due
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let states = try state.isEmpty ? TaskState.allCases : state.map { try StateNames.parse($0, localizer: context.localizer) }
+        let board = try context.loadBoard()
+        let today = context.environment.today
+        let shown = TaskState.allCases.filter { states.contains($0) }
+        let columns = shown.map { state in
+            BoardView.Column(state: state, tasks: sorted(board.tasks.filter { $0.state == state }, locale: context.formatLocale))
+        }
+        if common.json {
+            context.output.line(TaskJSON.array(columns.flatMap(\.tasks), today: today))
+            return
+        }
+        let view = BoardView(
+            localizer: context.localizer, style: context.style(color: common.useColor(context)), width: context.width, today: today)
+        let listed = columns.flatMap(\.tasks)
+        let lines = view.render(
+            columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
+            overdue: listed.filter { $0.isOverdue(today: today) }.count)
+        for line in lines { context.output.line(line) }
+    }
+
+    /// Default: by deadline (none last), then creation. `title` uses the reader's collation.
+    func sorted(_ tasks: [BoardTask], locale: String) -> [BoardTask] {
+        switch sort {
+        case .due:
+            return tasks.sorted { a, b in
+                switch (a.due, b.due) {
+                case let (x?, y?) where x != y: return x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return (a.createdAt, a.id) < (b.createdAt, b.id)
+                }
+            }
+        case .created:
+            return tasks.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        case .title:
+            guard let collator = ICUCollator(locale: locale) else { return tasks.sorted { $0.title < $1.title } }
+            return tasks.sorted { a, b in
+                let order = collator.compare(a.title, b.title)
+                return order != 0 ? order < 0 : (a.createdAt, a.id) < (b.createdAt, b.id)
+            }
+        }
+    }
+}

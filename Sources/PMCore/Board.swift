@@ -1,0 +1,72 @@
+/// A board: its tasks, in a stable order, and its history.
+public struct Board: Equatable, Sendable {
+    /// The newest file format this pm reads and writes.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    /// The board's UUID; per-user state (undo, reminders) is keyed by it.
+    public var id: TaskID
+    /// Counts saves; lets a writer notice a file changed under it.
+    public var revision: Int
+    /// Tasks in file order (creation order): a change to one task is a small diff.
+    public var tasks: [BoardTask]
+    public var history: HistoryLog
+    /// Top-level fields written by a newer pm, kept as they are.
+    public var unknownFields: [String: JSONValue]
+
+    /// A new, empty board.
+    public init(id: TaskID) {
+        self.init(schemaVersion: Board.currentSchemaVersion, id: id, revision: 0, tasks: [], history: HistoryLog(), unknownFields: [:])
+    }
+
+    public init(
+        schemaVersion: Int, id: TaskID, revision: Int, tasks: [BoardTask], history: HistoryLog,
+        unknownFields: [String: JSONValue]
+    ) {
+        self.schemaVersion = schemaVersion
+        self.id = id
+        self.revision = revision
+        self.tasks = tasks
+        self.history = history
+        self.unknownFields = unknownFields
+    }
+
+    /// The task with exactly this id.
+    public func task(_ id: TaskID) -> BoardTask? {
+        tasks.first { $0.id == id }
+    }
+}
+
+/// The board's history: the events read from the file, kept as their JSON
+/// text until someone needs them, and the events added since.
+///
+/// Listing or changing the board never decodes the history: it is written
+/// back as read, with new events appended.
+public struct HistoryLog: Equatable, Sendable {
+    /// The `history` array exactly as read (`[]` for a new board).
+    var storedJSON: [UInt8]
+    /// Events added in this run, oldest first.
+    public private(set) var appended: [HistoryEvent]
+
+    /// An empty history.
+    public init() {
+        storedJSON = Array("[]".utf8)
+        appended = []
+    }
+
+    init(storedJSON: [UInt8]) {
+        self.storedJSON = storedJSON
+        appended = []
+    }
+
+    /// Adds an event at the end.
+    public mutating func append(_ event: HistoryEvent) {
+        appended.append(event)
+    }
+
+    /// Every event, oldest first, decoding the stored ones.
+    /// - Throws: ``PMError/boardCorrupt`` when a stored event is malformed.
+    public func events() throws -> [HistoryEvent] {
+        try BoardDecoder.decodeHistory(storedJSON) + appended
+    }
+}

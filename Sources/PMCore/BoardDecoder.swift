@@ -1,0 +1,246 @@
+import PMICU
+
+/// Reads pm's board format from bytes, refusing anything it cannot read
+/// exactly (RELIABILITY.md): never guesses, never treats damage as empty.
+public enum BoardDecoder {
+    /// Decodes a whole board file.
+    /// - Parameter path: named in errors.
+    /// - Throws: ``PMError/boardCorrupt(path:line:column:reason:)``.
+    public static func decode(_ bytes: [UInt8], path: String) throws -> Board {
+        guard !bytes.isEmpty else { throw PMError.boardCorrupt(path: path, line: nil, column: nil, reason: .empty) }
+        if let offset = UTF8Validation.firstInvalidOffset(in: bytes) {
+            let (line, column) = position(of: offset, in: bytes)
+            throw PMError.boardCorrupt(path: path, line: line, column: column, reason: .invalidUTF8(byteOffset: offset))
+        }
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                var reader = JSONReader(buffer)
+                let board = try readBoard(&reader)
+                reader.skipWhitespace()
+                guard reader.atEnd else { throw reader.failure() }
+                return board
+            }
+        } catch let failure as JSONReader.Failure {
+            throw describe(failure, in: bytes, path: path)
+        }
+    }
+
+    /// Decodes the stored `history` array.
+    static func decodeHistory(_ bytes: [UInt8]) throws -> [HistoryEvent] {
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                var reader = JSONReader(buffer)
+                var events: [HistoryEvent] = []
+                try reader.beginArray()
+                var first = true
+                while try reader.nextElement(first: &first) {
+                    events.append(try readEvent(&reader))
+                }
+                return events
+            }
+        } catch let failure as JSONReader.Failure {
+            throw describe(failure, in: bytes, path: "history")
+        }
+    }
+
+    private static func describe(_ failure: JSONReader.Failure, in bytes: [UInt8], path: String) -> PMError {
+        if let markerLine = conflictMarkerLine(in: bytes) {
+            return .boardCorrupt(path: path, line: markerLine, column: 1, reason: .conflictMarkers)
+        }
+        let (line, column) = position(of: failure.offset, in: bytes)
+        return .boardCorrupt(path: path, line: line, column: column, reason: failure.reason)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
+        var line = 1
+        var lineStart = 0
+        let end = min(offset, bytes.count)
+        for k in 0..<end where bytes[k] == 0x0A {
+            line += 1
+            lineStart = k + 1
+        }
+        let column = 1 + bytes[lineStart..<end].filter { $0 & 0xC0 != 0x80 }.count
+        return (line, column)
+    }
+
+    private static func conflictMarkerLine(in bytes: [UInt8]) -> Int? {
+        let markers: [[UInt8]] = [Array("<<<<<<<".utf8), Array("=======".utf8), Array(">>>>>>>".utf8)]
+        var line = 1
+        var lineStart = 0
+        for k in 0...bytes.count {
+            if k == bytes.count || bytes[k] == 0x0A {
+                let content = bytes[lineStart..<k]
+                if markers.contains(where: { content.starts(with: $0) }) { return line }
+                line += 1
+                lineStart = k + 1
+            }
+        }
+        return nil
+    }
+
+    // MARK: Board
+
+    private static func readBoard(_ reader: inout JSONReader) throws -> Board {
+        var schemaVersion: Int?
+        var id: TaskID?
+        var revision = 0
+        var tasks: [BoardTask]?
+        var history = HistoryLog()
+        var unknown: [String: JSONValue] = [:]
+        try reader.beginObject()
+        var first = true
+        while let key = try reader.nextKey(first: &first) {
+            switch key {
+            case "schemaVersion":
+                schemaVersion = try reader.readInt(field: key)
+            case "id":
+                id = try readID(&reader, field: key)
+            case "revision":
+                revision = try reader.readInt(field: key)
+            case "tasks":
+                tasks = try readTasks(&reader)
+            case "history":
+                _ = try reader.peek()
+                let start = reader.index
+                guard try reader.peek() == UInt8(ascii: "[") else { throw JSONReader.Failure(offset: start, reason: .field(key)) }
+                try reader.skipValue()
+                history = HistoryLog(storedJSON: Array(reader.bytes[start..<reader.index]))
+            default:
+                unknown[key] = try reader.readValue()
+            }
+        }
+        let end = reader.index
+        guard let schemaVersion else { throw JSONReader.Failure(offset: end, reason: .field("schemaVersion")) }
+        guard let id else { throw JSONReader.Failure(offset: end, reason: .field("id")) }
+        guard let tasks else { throw JSONReader.Failure(offset: end, reason: .field("tasks")) }
+        return Board(schemaVersion: schemaVersion, id: id, revision: revision, tasks: tasks, history: history, unknownFields: unknown)
+    }
+
+    private static func readTasks(_ reader: inout JSONReader) throws -> [BoardTask] {
+        var tasks: [BoardTask] = []
+        var seen = Set<TaskID>()
+        try reader.beginArray()
+        var first = true
+        while try reader.nextElement(first: &first) {
+            _ = try reader.peek()
+            let start = reader.index
+            let task = try readTask(&reader)
+            guard seen.insert(task.id).inserted else {
+                throw JSONReader.Failure(offset: start, reason: .duplicateID(task.id))
+            }
+            tasks.append(task)
+        }
+        return tasks
+    }
+
+    private static func readTask(_ reader: inout JSONReader) throws -> BoardTask {
+        var id: TaskID?
+        var title: String?
+        var body = ""
+        var state: TaskState?
+        var due: CivilDate?
+        var createdAt: String?
+        var updatedAt: String?
+        var unknown: [String: JSONValue] = [:]
+        let start = reader.index
+        try reader.beginObject()
+        var first = true
+        while let key = try reader.nextKey(first: &first) {
+            switch key {
+            case "id": id = try readID(&reader, field: key)
+            case "title": title = try readString(&reader, field: key)
+            case "body": body = try readString(&reader, field: key)
+            case "state": state = try readState(&reader, field: key)
+            case "due":
+                if try !reader.readNullIfPresent() {
+                    let valueStart = reader.index
+                    guard let date = CivilDate(iso: try readString(&reader, field: key)) else {
+                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                    }
+                    due = date
+                }
+            case "createdAt": createdAt = try readString(&reader, field: key)
+            case "updatedAt": updatedAt = try readString(&reader, field: key)
+            default: unknown[key] = try reader.readValue()
+            }
+        }
+        guard let id else { throw JSONReader.Failure(offset: start, reason: .field("id")) }
+        guard let title else { throw JSONReader.Failure(offset: start, reason: .field("title")) }
+        guard let state else { throw JSONReader.Failure(offset: start, reason: .field("state")) }
+        guard let createdAt else { throw JSONReader.Failure(offset: start, reason: .field("createdAt")) }
+        return BoardTask(
+            id: id, title: title, body: body, state: state, due: due, createdAt: createdAt,
+            updatedAt: updatedAt ?? createdAt, unknownFields: unknown)
+    }
+
+    private static func readEvent(_ reader: inout JSONReader) throws -> HistoryEvent {
+        var id: TaskID?
+        var at: String?
+        var by = ""
+        var action: HistoryAction?
+        var taskID: TaskID?
+        var title = ""
+        var from: TaskState?
+        var to: TaskState?
+        var changes: [FieldChange] = []
+        let start = reader.index
+        try reader.beginObject()
+        var first = true
+        while let key = try reader.nextKey(first: &first) {
+            switch key {
+            case "id": id = try readID(&reader, field: key)
+            case "at": at = try readString(&reader, field: key)
+            case "by": by = try readString(&reader, field: key)
+            case "action":
+                let valueStart = reader.index
+                guard let value = HistoryAction(rawValue: try readString(&reader, field: key)) else {
+                    throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                }
+                action = value
+            case "task": taskID = try readID(&reader, field: key)
+            case "title": title = try readString(&reader, field: key)
+            case "from": from = try reader.readNullIfPresent() ? nil : try readState(&reader, field: key)
+            case "to": to = try reader.readNullIfPresent() ? nil : try readState(&reader, field: key)
+            case "changes":
+                try reader.beginArray()
+                var firstChange = true
+                while try reader.nextElement(first: &firstChange) {
+                    guard case .object(let object) = try reader.readValue(),
+                        case .string(let field) = object["field"]
+                    else { throw JSONReader.Failure(offset: reader.index, reason: .field(key)) }
+                    changes.append(FieldChange(field: field, from: object["from"] ?? .null, to: object["to"] ?? .null))
+                }
+            default: _ = try reader.readValue()
+            }
+        }
+        guard let id, let at, let action, let taskID else { throw JSONReader.Failure(offset: start, reason: .field("history")) }
+        return HistoryEvent(id: id, at: at, by: by, action: action, taskID: taskID, title: title, from: from, to: to, changes: changes)
+    }
+
+    // MARK: Fields
+
+    private static func readString(_ reader: inout JSONReader, field: String) throws -> String {
+        let start = reader.index
+        guard try reader.peek() == UInt8(ascii: "\"") else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
+        return try reader.readString()
+    }
+
+    private static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {
+        _ = try reader.peek()
+        let start = reader.index
+        guard let id = TaskID(try readString(&reader, field: field)) else {
+            throw JSONReader.Failure(offset: start, reason: .field(field))
+        }
+        return id
+    }
+
+    private static func readState(_ reader: inout JSONReader, field: String) throws -> TaskState {
+        _ = try reader.peek()
+        let start = reader.index
+        guard let state = TaskState(rawValue: try readString(&reader, field: field)) else {
+            throw JSONReader.Failure(offset: start, reason: .field(field))
+        }
+        return state
+    }
+}

@@ -1,0 +1,201 @@
+/// Writes pm's board format: UTF-8, pretty-printed with two-space indents,
+/// keys sorted, tasks in their stable order, so a change to one task is a
+/// small diff that git can merge.
+public enum BoardEncoder {
+    /// The file's bytes.
+    public static func encode(_ board: Board) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.bytes.reserveCapacity(board.tasks.count * 400 + board.history.storedJSON.count + 1024)
+        var fields: [(String, (inout JSONWriter) -> Void)] = [
+            ("history", { writeHistory(board.history, into: &$0) }),
+            ("id", { $0.string(board.id.rawValue) }),
+            ("revision", { $0.raw(String(board.revision)) }),
+            ("schemaVersion", { $0.raw(String(board.schemaVersion)) }),
+            ("tasks", { writeTasks(board.tasks, into: &$0) }),
+        ]
+        for (key, value) in board.unknownFields where !["history", "id", "revision", "schemaVersion", "tasks"].contains(key) {
+            fields.append((key, { $0.value(value, level: 1) }))
+        }
+        writer.object(fields.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }, level: 0)
+        writer.raw("\n")
+        return writer.bytes
+    }
+
+    static func writeTasks(_ tasks: [BoardTask], into writer: inout JSONWriter) {
+        writer.array(count: tasks.count, level: 1) { writer, index in
+            writeTask(tasks[index], overdue: nil, into: &writer, level: 2)
+        }
+    }
+
+    static func writeTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int) {
+        var fields: [(String, (inout JSONWriter) -> Void)] = [
+            ("body", { $0.string(task.body) }),
+            ("createdAt", { $0.string(task.createdAt) }),
+            ("due", { w in if let due = task.due { w.string(due.description) } else { w.raw("null") } }),
+            ("id", { $0.string(task.id.rawValue) }),
+            ("state", { $0.string(task.state.rawValue) }),
+            ("title", { $0.string(task.title) }),
+            ("updatedAt", { $0.string(task.updatedAt) }),
+        ]
+        if let overdue {
+            fields.insert(("overdue", { $0.raw(overdue ? "true" : "false") }), at: 4)
+        }
+        if !task.unknownFields.isEmpty {
+            let known = Set(fields.map(\.0))
+            for (key, value) in task.unknownFields where !known.contains(key) {
+                fields.append((key, { $0.value(value, level: level + 1) }))
+            }
+            fields.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        }
+        writer.object(fields, level: level)
+    }
+
+    static func writeHistory(_ history: HistoryLog, into writer: inout JSONWriter) {
+        guard !history.appended.isEmpty else {
+            writer.bytes.append(contentsOf: history.storedJSON)
+            return
+        }
+        // Splice the new events before the stored array's closing bracket.
+        var stored = history.storedJSON[...]
+        if let close = stored.lastIndex(of: UInt8(ascii: "]")) { stored = stored[..<close] }
+        while let last = stored.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
+            stored = stored.dropLast()
+        }
+        if stored.isEmpty { stored = Array("[".utf8)[...] }
+        writer.bytes.append(contentsOf: stored)
+        let isEmpty = stored.last == UInt8(ascii: "[")
+        for (offset, event) in history.appended.enumerated() {
+            writer.raw(offset == 0 && isEmpty ? "\n" : ",\n")
+            writer.indent(2)
+            writeEvent(event, into: &writer, level: 2)
+        }
+        writer.raw("\n")
+        writer.indent(1)
+        writer.raw("]")
+    }
+
+    /// One history event as stored (and as `pm history --json` prints it).
+    static func writeEvent(_ event: HistoryEvent, into writer: inout JSONWriter, level: Int) {
+        var fields: [(String, (inout JSONWriter) -> Void)] = [
+            ("action", { $0.string(event.action.rawValue) }),
+            ("at", { $0.string(event.at) }),
+            ("by", { $0.string(event.by) }),
+        ]
+        if !event.changes.isEmpty {
+            let changes = JSONValue.array(event.changes.map { .object(["field": .string($0.field), "from": $0.from, "to": $0.to]) })
+            fields.append(("changes", { $0.value(changes, level: level + 1) }))
+        }
+        if let from = event.from { fields.append(("from", { $0.string(from.rawValue) })) }
+        fields.append(("id", { $0.string(event.id.rawValue) }))
+        fields.append(("task", { $0.string(event.taskID.rawValue) }))
+        fields.append(("title", { $0.string(event.title) }))
+        if let to = event.to { fields.append(("to", { $0.string(to.rawValue) })) }
+        writer.object(fields, level: level)
+    }
+}
+
+/// Builds pretty JSON text byte by byte.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func indent(_ level: Int) {
+        for _ in 0..<(level * 2) { bytes.append(0x20) }
+    }
+
+    /// `{ "key": value, … }` with one field per line, at `level`.
+    mutating func object(_ fields: [(String, (inout JSONWriter) -> Void)], level: Int) {
+        guard !fields.isEmpty else { raw("{}"); return }
+        raw("{\n")
+        for (offset, field) in fields.enumerated() {
+            indent(level + 1)
+            string(field.0)
+            raw(": ")
+            field.1(&self)
+            raw(offset == fields.count - 1 ? "\n" : ",\n")
+        }
+        indent(level)
+        raw("}")
+    }
+
+    /// `[ element, … ]` with one element per line.
+    mutating func array(count: Int, level: Int, element: (inout JSONWriter, Int) -> Void) {
+        guard count > 0 else { raw("[]"); return }
+        raw("[\n")
+        for index in 0..<count {
+            indent(level + 1)
+            element(&self, index)
+            raw(index == count - 1 ? "\n" : ",\n")
+        }
+        indent(level)
+        raw("]")
+    }
+
+    mutating func value(_ value: JSONValue, level: Int) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let flag): raw(flag ? "true" : "false")
+        case .number(let literal): raw(literal)
+        case .string(let text): string(text)
+        case .array(let elements):
+            array(count: elements.count, level: level) { writer, index in
+                writer.value(elements[index], level: level + 1)
+            }
+        case .object(let members):
+            let fields = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { member in
+                (member.key, { (writer: inout JSONWriter) in writer.value(member.value, level: level + 1) })
+            }
+            object(fields, level: level)
+        }
+    }
+
+    /// A JSON string literal; only `"`, `\` and control characters are escaped.
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                switch byte {
+                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: Array("\\u00".utf8))
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                }
+                runStart = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// The `--json` form of tasks (DESIGN.md §3): stable field names, never translated.
+public enum TaskJSON {
+    /// One task object.
+    public static func object(_ task: BoardTask, today: CivilDate) -> String {
+        var writer = JSONWriter()
+        BoardEncoder.writeTask(task, overdue: task.isOverdue(today: today), into: &writer, level: 0)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// An array of task objects, in the given order.
+    public static func array(_ tasks: [BoardTask], today: CivilDate) -> String {
+        var writer = JSONWriter()
+        writer.bytes.reserveCapacity(tasks.count * 350)
+        writer.array(count: tasks.count, level: 0) { writer, index in
+            BoardEncoder.writeTask(tasks[index], overdue: tasks[index].isOverdue(today: today), into: &writer, level: 1)
+        }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,84 @@
+/// The use cases: each takes a board and returns the changed board's task and
+/// the history event it appended. Nothing here prints, reads the clock or
+/// touches a file.
+extension Board {
+    /// Adds a task to TODO.
+    /// - Returns: the new task.
+    @discardableResult
+    public mutating func add(
+        title: String, body: String = "", due: CivilDate? = nil, id: TaskID, eventID: TaskID, by user: String, at time: String
+    ) throws -> BoardTask {
+        let task = BoardTask(
+            id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
+            due: due, createdAt: time, updatedAt: time)
+        tasks.append(task)
+        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .added, taskID: id, title: task.title, to: .todo))
+        return task
+    }
+
+    /// What `edit` may change; nil leaves a field as it is.
+    public struct Edit: Sendable {
+        public var title: String?
+        public var body: String?
+        /// `.some(nil)` removes the deadline.
+        public var due: CivilDate??
+
+        public init(title: String? = nil, body: String? = nil, due: CivilDate?? = nil) {
+            self.title = title
+            self.body = body
+            self.due = due
+        }
+    }
+
+    /// Changes a task's title, body or deadline. An edit that changes nothing
+    /// records nothing.
+    /// - Returns: the task after the edit.
+    @discardableResult
+    public mutating func edit(_ id: TaskID, _ edit: Edit, eventID: TaskID, by user: String, at time: String) throws -> BoardTask {
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
+        var task = tasks[index]
+        var changes: [FieldChange] = []
+        if let title = edit.title {
+            let valid = try TaskInput.validTitle(title)
+            if valid != task.title { changes.append(FieldChange(field: "title", from: .string(task.title), to: .string(valid))) }
+            task.title = valid
+        }
+        if let body = edit.body {
+            let valid = try TaskInput.validBody(body)
+            if valid != task.body { changes.append(FieldChange(field: "body", from: .string(task.body), to: .string(valid))) }
+            task.body = valid
+        }
+        if let due = edit.due, due != task.due {
+            changes.append(FieldChange(field: "due", from: task.due.map { .string($0.description) } ?? .null, to: due.map { .string($0.description) } ?? .null))
+            task.due = due
+        }
+        guard !changes.isEmpty else { return task }
+        task.updatedAt = time
+        tasks[index] = task
+        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .edited, taskID: id, title: task.title, changes: changes))
+        return task
+    }
+
+    /// Moves a task to another column; moving to its own column changes nothing.
+    /// - Returns: the task before and after.
+    @discardableResult
+    public mutating func move(_ id: TaskID, to state: TaskState, eventID: TaskID, by user: String, at time: String) throws -> (before: BoardTask, after: BoardTask) {
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
+        let before = tasks[index]
+        guard before.state != state else { return (before, before) }
+        tasks[index].state = state
+        tasks[index].updatedAt = time
+        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .moved, taskID: id, title: before.title, from: before.state, to: state))
+        return (before, tasks[index])
+    }
+
+    /// Deletes a task.
+    /// - Returns: the deleted task, whole.
+    @discardableResult
+    public mutating func delete(_ id: TaskID, eventID: TaskID, by user: String, at time: String) throws -> BoardTask {
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
+        let task = tasks.remove(at: index)
+        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .removed, taskID: id, title: task.title, from: task.state))
+        return task
+    }
+}

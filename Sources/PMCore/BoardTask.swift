@@ -1,0 +1,92 @@
+/// One card of the board.
+public struct BoardTask: Equatable, Sendable {
+    /// The task's UUID.
+    public var id: TaskID
+    public var title: String
+    public var body: String
+    public var state: TaskState
+    /// The deadline, a calendar date; nil for none.
+    public var due: CivilDate?
+    /// ISO 8601 UTC, as stored.
+    public var createdAt: String
+    /// ISO 8601 UTC, as stored; changes with every edit or move.
+    public var updatedAt: String
+    /// Fields written by a newer pm, kept as they are.
+    public var unknownFields: [String: JSONValue]
+
+    /// A task with no unknown fields.
+    public init(
+        id: TaskID, title: String, body: String = "", state: TaskState = .todo, due: CivilDate? = nil,
+        createdAt: String, updatedAt: String, unknownFields: [String: JSONValue] = [:]
+    ) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.state = state
+        self.due = due
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.unknownFields = unknownFields
+    }
+
+    /// Overdue: not done, and the deadline is before `today` (the viewer's date).
+    /// A deadline of today is not overdue.
+    public func isOverdue(today: CivilDate) -> Bool {
+        guard state != .done, let due else { return false }
+        return due < today
+    }
+}
+
+/// What a history event records.
+public enum HistoryAction: String, Sendable, CaseIterable {
+    case added, edited, moved, removed
+}
+
+/// One change to a field, recorded by an `edited` event.
+public struct FieldChange: Equatable, Sendable {
+    /// `title`, `body` or `due`.
+    public var field: String
+    /// The old value (`null` for no deadline).
+    public var from: JSONValue
+    /// The new value.
+    public var to: JSONValue
+
+    public init(field: String, from: JSONValue, to: JSONValue) {
+        self.field = field
+        self.from = from
+        self.to = to
+    }
+}
+
+/// One entry of the board's history: structured, never rendered text.
+public struct HistoryEvent: Equatable, Sendable {
+    /// A UUID, so that two copies of a board can be merged later.
+    public var id: TaskID
+    /// When, ISO 8601 UTC.
+    public var at: String
+    /// Who (`PM_USER`, else `USER`).
+    public var by: String
+    public var action: HistoryAction
+    public var taskID: TaskID
+    /// The task's title at that moment.
+    public var title: String
+    public var from: TaskState?
+    public var to: TaskState?
+    /// For `edited`: what changed.
+    public var changes: [FieldChange]
+
+    public init(
+        id: TaskID, at: String, by: String, action: HistoryAction, taskID: TaskID, title: String,
+        from: TaskState? = nil, to: TaskState? = nil, changes: [FieldChange] = []
+    ) {
+        self.id = id
+        self.at = at
+        self.by = by
+        self.action = action
+        self.taskID = taskID
+        self.title = title
+        self.from = from
+        self.to = to
+        self.changes = changes
+    }
+}

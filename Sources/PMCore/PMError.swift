@@ -1,0 +1,71 @@
+/// Why a board file cannot be used.
+public enum CorruptionReason: Equatable, Sendable {
+    /// Zero bytes: only a missing file is a new board.
+    case empty
+    /// The JSON stops before it is complete.
+    case truncated
+    /// Not JSON at this point.
+    case syntax
+    /// git left `<<<<<<<` / `=======` / `>>>>>>>` lines in it.
+    case conflictMarkers
+    /// A byte sequence that is not UTF-8, at this byte offset.
+    case invalidUTF8(byteOffset: Int)
+    /// A required field is missing or has a wrong value.
+    case field(String)
+    /// Two tasks share an id (a bad merge).
+    case duplicateID(TaskID)
+}
+
+/// A failing file-system call: which, and the `errno` it returned.
+public struct SystemCallError: Error, Equatable, Sendable {
+    /// The call's name (`open`, `rename`…), for diagnostics.
+    public var call: String
+    /// The `errno` value.
+    public var code: Int32
+
+    public init(call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
+}
+
+/// Everything that can go wrong in the core. Cases carry data, never text:
+/// the command layer turns each into a localized message and an exit code.
+public enum PMError: Error, Equatable, Sendable {
+    /// No task has an id starting with this text.
+    case taskNotFound(String)
+    /// Several tasks match this prefix: their ids, and their titles to show.
+    case ambiguousID(String, candidates: [TaskID], titles: [String])
+    /// Not 4+ hex digits of a UUID.
+    case invalidID(String)
+    /// Not a state key nor a column name in a shipped language.
+    case unknownState(String)
+    /// Not an accepted date form.
+    case invalidDate(String)
+    /// The title is empty or only white space.
+    case emptyTitle
+    /// The title has `length` characters, over `limit`.
+    case titleTooLong(length: Int, limit: Int)
+    /// The body has `length` characters, over `limit`.
+    case bodyTooLong(length: Int, limit: Int)
+    /// A typed title contains a control, escape or bidi character.
+    case unsafeTitle(Unicode.Scalar)
+    /// A typed body contains a control, escape or bidi character.
+    case unsafeBody(Unicode.Scalar)
+    /// The board file cannot be parsed; `line`/`column` are 1-based when known.
+    case boardCorrupt(path: String, line: Int?, column: Int?, reason: CorruptionReason)
+    /// The file was written by a newer schema; pm will not write it.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// The board path is a directory, FIFO or device.
+    case notARegularFile(path: String)
+    /// Another process holds the board's lock; its pid when known.
+    case locked(pid: Int32?)
+    /// Reading a file failed.
+    case readFailed(path: String, SystemCallError)
+    /// Creating a file or directory failed.
+    case createFailed(path: String, SystemCallError)
+    /// Saving the board failed; the old file is intact.
+    case saveFailed(path: String, SystemCallError)
+    /// The file kept changing under pm (a shared folder that ignores locks).
+    case concurrentModification(path: String)
+}

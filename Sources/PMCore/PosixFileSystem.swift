@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The real file system, through POSIX calls.
+public struct PosixFileSystem: FileSystem {
+    public init() {}
+
+    private func failure(_ call: String) -> SystemCallError {
+        SystemCallError(call: call, code: errno)
+    }
+
+    public func status(_ path: String) throws -> FileStatus? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("stat")
+        }
+        let type = info.st_mode & S_IFMT
+        let kind: FileStatus.Kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
+        let nanos = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return FileStatus(
+            kind: kind, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modifiedNanoseconds: nanos, mode: UInt32(info.st_mode & 0o7777))
+    }
+
+    public func symbolicLinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let length = readlink(path, &buffer, 4096)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public func readFile(_ path: String) throws -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO must not hang; fstat then rejects it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw failure("open") }
+        defer { _ = Glibc.close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw SystemCallError(call: "open", code: EISDIR) }
+        var result = [UInt8]()
+        result.reserveCapacity(Int(info.st_size) + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw failure("read")
+            }
+            if count == 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        return result
+    }
+
+    public func createDirectories(_ path: String) throws {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0, errno != EEXIST { throw failure("mkdir") }
+        }
+    }
+
+    public func openLockFile(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("open") }
+        return descriptor
+    }
+
+    public func tryLock(_ descriptor: Int32) throws -> Bool {
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if errno == EINTR { continue }
+            if errno == EWOULDBLOCK { return false }
+            throw failure("flock")
+        }
+    }
+
+    public func overwrite(_ descriptor: Int32, with bytes: [UInt8]) throws {
+        guard ftruncate(descriptor, 0) == 0 else { throw failure("ftruncate") }
+        guard lseek(descriptor, 0, SEEK_SET) >= 0 else { throw failure("lseek") }
+        try write(descriptor, bytes)
+    }
+
+    public func readDescriptor(_ descriptor: Int32, limit: Int) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, limit, 0) }
+        return count > 0 ? Array(buffer[0..<count]) : []
+    }
+
+    public func createExclusive(_ path: String, mode: UInt32) throws -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        guard descriptor >= 0 else { throw failure("open") }
+        return descriptor
+    }
+
+    public func write(_ descriptor: Int32, _ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Glibc.write(descriptor, base + offset, raw.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("write")
+            }
+            if count == 0 { throw SystemCallError(call: "write", code: EIO) }
+            offset += count
+        }
+    }
+
+    public func sync(_ descriptor: Int32) throws {
+        guard fsync(descriptor) == 0 else { throw failure("fsync") }
+    }
+
+    public func close(_ descriptor: Int32) throws {
+        guard Glibc.close(descriptor) == 0 else { throw failure("close") }
+    }
+
+    public func rename(_ source: String, to destination: String) throws {
+        guard Glibc.rename(source, destination) == 0 else { throw failure("rename") }
+    }
+
+    public func syncDirectory(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("open") }
+        defer { _ = Glibc.close(descriptor) }
+        // Some file systems refuse fsync on a directory (EINVAL): the rename is still done.
+        if fsync(descriptor) != 0, errno != EINVAL { throw failure("fsync") }
+    }
+
+    public func remove(_ path: String) throws {
+        guard unlink(path) == 0 else { throw failure("unlink") }
+    }
+
+    public func contentsOfDirectory(_ path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw failure("opendir") }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    public var processID: Int32 { getpid() }
+}

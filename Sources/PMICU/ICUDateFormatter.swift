@@ -1,0 +1,84 @@
+@_implementationOnly import CICU
+
+/// How much of a date or time an ``ICUDateFormatter`` shows.
+public enum ICUDateStyle: Sendable {
+    case none, short, medium, long
+
+    var rawICU: Int32 {
+        switch self {
+        case .none: return -1
+        case .short: return 3
+        case .medium: return 2
+        case .long: return 1
+        }
+    }
+}
+
+/// A locale's date (and time) format, through ICU's `udat` API.
+///
+/// Instances are not thread-safe; make one per use site.
+public final class ICUDateFormatter {
+    // Stored untyped so that no CICU type appears in this module's layout.
+    private let raw: UnsafeMutableRawPointer
+    private var format: UnsafeMutablePointer<UDateFormat?> { raw.assumingMemoryBound(to: UDateFormat?.self) }
+
+    /// Opens a formatter, or returns nil when ICU refuses the arguments.
+    /// - Parameters:
+    ///   - locale: an ICU locale id such as `fr_FR` or `ko`.
+    ///   - timeZone: an Olson id such as `Asia/Seoul`; nil for ICU's default.
+    public init?(locale: String, dateStyle: ICUDateStyle, timeStyle: ICUDateStyle, timeZone: String?) {
+        var status = U_ZERO_ERROR
+        let opened: UnsafeMutablePointer<UDateFormat?>?
+        if let timeZone {
+            let zone = Array(timeZone.utf16)
+            opened = zone.withUnsafeBufferPointer { buffer in
+                pm_udat_open(timeStyle.rawICU, dateStyle.rawICU, locale, buffer.baseAddress, Int32(buffer.count), &status)
+            }
+        } else {
+            opened = pm_udat_open(timeStyle.rawICU, dateStyle.rawICU, locale, nil, -1, &status)
+        }
+        guard pm_u_success(status) == 1, let opened else { return nil }
+        raw = UnsafeMutableRawPointer(opened)
+    }
+
+    deinit { pm_udat_close(format) }
+
+    /// Formats an instant given in milliseconds since 1970-01-01T00:00:00Z.
+    public func string(millisecondsSince1970 millis: Double) -> String {
+        var capacity: Int32 = 64
+        while true {
+            var status = U_ZERO_ERROR
+            var buffer = [UInt16](repeating: 0, count: Int(capacity))
+            let length = pm_udat_format(format, millis, &buffer, capacity, &status)
+            if status == U_BUFFER_OVERFLOW_ERROR, length > capacity {
+                capacity = length + 1
+                continue
+            }
+            guard pm_u_success(status) == 1 else { return "" }
+            return String(decoding: buffer[0..<Int(length)], as: UTF16.self)
+        }
+    }
+
+    /// Parses `text` strictly; nil unless the whole text is one valid date.
+    /// - Returns: milliseconds since 1970 in the formatter's time zone.
+    public func parse(_ text: String) -> Double? {
+        pm_udat_set_lenient(format, 0)
+        let units = Array(text.utf16)
+        var status = U_ZERO_ERROR
+        var parsedTo: Int32 = 0
+        let millis = units.withUnsafeBufferPointer { buffer in
+            pm_udat_parse(format, buffer.baseAddress, Int32(buffer.count), &parsedTo, &status)
+        }
+        guard pm_u_success(status) == 1, Int(parsedTo) == units.count else { return nil }
+        return millis
+    }
+
+    /// The pattern ICU uses (`d/M/yy`, `y. M. d.`), for showing accepted forms.
+    public var pattern: String {
+        var status = U_ZERO_ERROR
+        var buffer = [UInt16](repeating: 0, count: 128)
+        let length = pm_udat_to_pattern(format, &buffer, 128, &status)
+        guard pm_u_success(status) == 1, length <= 128 else { return "" }
+        return String(decoding: buffer[0..<Int(length)], as: UTF16.self)
+    }
+}

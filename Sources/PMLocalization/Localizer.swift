@@ -1,0 +1,80 @@
+import PMICU
+
+/// Turns message keys into text in the reader's language.
+///
+/// Lookup is per key: each language of the chain in turn (the translator's
+/// table before the built-in one), then English. A translated value whose
+/// placeholders differ from English is skipped, so a hostile table can never
+/// crash pm or print raw specifiers.
+public final class Localizer: Sendable {
+    private struct Layer: Sendable {
+        var language: String
+        var values: [String: String]
+    }
+
+    private let layers: [Layer]
+    private let english: [Layer]
+    /// The language most messages come from: the first of the chain with a table, else `en`.
+    public let language: String
+
+    /// Builds a localizer for `chain`, reading tables from `source`.
+    public init(chain: LanguageChain, source: TableSource = TableSource()) {
+        var layers: [Layer] = []
+        for candidate in chain.candidates where candidate != "en" && !candidate.hasPrefix("en_") {
+            for values in source.tables(for: candidate) {
+                layers.append(Layer(language: candidate, values: values))
+            }
+        }
+        self.layers = layers
+        self.english = source.tables(for: "en").map { Layer(language: "en", values: $0) }
+        self.language = layers.first?.language ?? "en"
+    }
+
+    /// The message for `key`, with its placeholders filled.
+    public func string(_ key: L10nKey, _ arguments: MessageArgument...) -> String {
+        lookup(key.rawValue, arguments)
+    }
+
+    /// Like ``string(_:_:)-(L10nKey,MessageArgument...)``, with the arguments as an array.
+    public func string(_ key: L10nKey, arguments: [MessageArgument]) -> String {
+        lookup(key.rawValue, arguments)
+    }
+
+    /// The plural form of `key` for `count`, chosen by each language's ICU plural rules.
+    /// - Parameter arguments: further arguments after the count (`%2$@`, …).
+    public func plural(_ key: L10nPluralKey, count: Int, _ arguments: MessageArgument...) -> String {
+        let all = [MessageArgument.number(count)] + arguments
+        let reference = englishFormat(key.rawValue + ".other")
+        for layer in layers + english {
+            let category = ICUPluralRules(locale: layer.language)?.category(for: count) ?? "other"
+            for candidate in [key.rawValue + "." + category, key.rawValue + ".other"] {
+                if let text = layer.values[candidate], let format = usable(text, reference: reference) {
+                    return format.render(all)
+                }
+            }
+        }
+        return key.rawValue
+    }
+
+    private func lookup(_ key: String, _ arguments: [MessageArgument]) -> String {
+        let reference = englishFormat(key)
+        for layer in layers + english {
+            if let text = layer.values[key], let format = usable(text, reference: reference) {
+                return format.render(arguments)
+            }
+        }
+        return key
+    }
+
+    /// The built-in English format is the reference every translation must match.
+    private func englishFormat(_ key: String) -> MessageFormat? {
+        guard let text = english.last?.values[key] else { return nil }
+        return try? MessageFormat(parsing: text)
+    }
+
+    private func usable(_ text: String, reference: MessageFormat?) -> MessageFormat? {
+        guard let format = try? MessageFormat(parsing: text) else { return nil }
+        guard let reference else { return format }
+        return format.signature == reference.signature ? format : nil
+    }
+}

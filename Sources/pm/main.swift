@@ -1,0 +1,3 @@
+import PMCLI
+
+PMMain.main()
