@@ -1,0 +1,59 @@
+import Foundation
+import PMCore
+
+/// Ids 00000000-0000-4000-8000-000000000001, …2, … in order.
+public final class CountingIDs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let prefix: String
+
+    /// - Parameter prefix: 8 hex digits that start every id (to make prefixes collide or not).
+    public init(prefix: String = "00000000") {
+        self.prefix = prefix
+    }
+
+    public func make() -> TaskID {
+        let n = lock.withLock { next += 1; return next }
+        let tail = String(n, radix: 16)
+        let padded = String(repeating: "0", count: 12 - tail.count) + tail
+        guard let id = TaskID("\(prefix)-0000-4000-8000-\(padded)") else { preconditionFailure("bad test id") }
+        return id
+    }
+}
+
+/// A temporary directory, removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let path: String
+
+    public init() {
+        let base = FileManager.default.temporaryDirectory.path + "/pm-test-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        path = base
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A path inside the directory.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// The bytes of a file, or nil.
+    public func read(_ name: String) -> Data? { FileManager.default.contents(atPath: file(name)) }
+
+    /// Writes a file.
+    public func write(_ name: String, _ text: String) {
+        FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+    }
+}
+
+extension PMEnvironment {
+    /// A fixed clock, counting ids, UTC unless told otherwise.
+    public static func test(
+        now: String = "2026-11-21T10:00:00Z", timeZone: String = "UTC", user: String = "ji-woo", boardPath: String = "/nonexistent/board.json"
+    ) -> PMEnvironment {
+        let zone = TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+        let instant = Timestamp.parse(now, timeZone: zone) ?? Date(timeIntervalSince1970: 0)
+        let ids = CountingIDs()
+        return PMEnvironment(
+            now: { instant }, makeID: { ids.make() }, timeZone: zone, user: user, boardPath: boardPath, stateDirectory: "/nonexistent/state")
+    }
+}

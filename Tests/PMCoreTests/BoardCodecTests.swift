@@ -1,0 +1,128 @@
+import Foundation
+import PMCore
+import PMTestSupport
+import Testing
+
+@Suite struct BoardCodecTests {
+    let ids = CountingIDs()
+
+    func sample() throws -> Board {
+        var board = Board(id: ids.make())
+        try board.add(title: "Réunion \"équipe\" \\ 한국어", body: "line 1\nline 2\ttab", due: CivilDate(iso: "2026-12-01"), id: ids.make(), eventID: ids.make(), by: "camille", at: "2026-11-21T10:00:00.000Z")
+        try board.add(title: "Second", id: ids.make(), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:01.000Z")
+        try board.move(board.tasks[1].id, to: .doing, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:02.000Z")
+        return board
+    }
+
+    func decode(_ text: String) throws -> Board { try BoardDecoder.decode(Array(text.utf8), path: "b.json") }
+
+    @Test func aBoardRoundTripsByteForByte() throws {
+        let board = try sample()
+        let bytes = BoardEncoder.encode(board)
+        let decoded = try BoardDecoder.decode(bytes, path: "b.json")
+        #expect(decoded.tasks == board.tasks)
+        #expect(decoded.id == board.id)
+        #expect(try decoded.history.events() == board.history.appended)
+        #expect(BoardEncoder.encode(decoded) == bytes)
+    }
+
+    @Test func theFileIsPrettySortedAndLanguageNeutral() throws {
+        let text = String(decoding: BoardEncoder.encode(try sample()), as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["schemaVersion"] as? Int == 1)
+        #expect(Array(object.keys).sorted() == ["history", "id", "revision", "schemaVersion", "tasks"])
+        let topKeys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { String($0.split(separator: "\"")[1]) }
+        #expect(topKeys == topKeys.sorted())
+        #expect(text.contains("\n    {\n      \"body\": \"line 1\\nline 2\\ttab\",\n      \"createdAt\""))
+        #expect(text.contains("\"state\": \"doing\""))
+        #expect(text.contains("\"due\": \"2026-12-01\""))
+        #expect(!text.contains("DOING") && !text.contains("EN COURS"))
+    }
+
+    @Test func addingATaskIsASmallDiff() throws {
+        var board = try sample()
+        let before = String(decoding: BoardEncoder.encode(board), as: UTF8.self).split(separator: "\n")
+        try board.add(title: "Third", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T11:00:00.000Z")
+        let after = String(decoding: BoardEncoder.encode(board), as: UTF8.self).split(separator: "\n")
+        let removed = before.filter { !after.contains($0) }
+        // Only the revision line and the closing lines around the appended task may change.
+        #expect(removed.count <= 3)
+        #expect(after.count - before.count < 25)
+    }
+
+    @Test func unknownFieldsFromANewerWriterAreKept() throws {
+        let bytes = BoardEncoder.encode(try sample())
+        var text = String(decoding: bytes, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"schemaVersion\": 1,", with: "\"schemaVersion\": 1,\n  \"sync\": {\"peers\": [1.50, true, null, \"x\"]},")
+        text = text.replacingOccurrences(of: "\"title\": \"Second\",", with: "\"title\": \"Second\",\n      \"color\": \"blue\",")
+        var board = try decode(text)
+        try board.add(title: "New", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-22T00:00:00.000Z")
+        let saved = String(decoding: BoardEncoder.encode(board), as: UTF8.self)
+        #expect(saved.contains("\"color\": \"blue\""))
+        #expect(saved.contains("1.50"))
+        let reread = try decode(saved)
+        #expect(reread.unknownFields["sync"] == .object(["peers": .array([.number("1.50"), .bool(true), .null, .string("x")])]))
+        #expect(reread.tasks[1].unknownFields["color"] == .string("blue"))
+    }
+
+    @Test func historyIsKeptAsReadAndNewEventsAppended() throws {
+        var board = try decode(String(decoding: BoardEncoder.encode(try sample()), as: UTF8.self))
+        #expect(board.history.appended.isEmpty)
+        try board.delete(board.tasks[0].id, eventID: ids.make(), by: "x", at: "2026-11-22T00:00:00.000Z")
+        let events = try decode(String(decoding: BoardEncoder.encode(board), as: UTF8.self)).history.events()
+        #expect(events.map(\.action) == [.added, .added, .moved, .removed])
+        var empty = Board(id: ids.make())
+        try empty.add(title: "x", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-22T00:00:00.000Z")
+        #expect(try decode(String(decoding: BoardEncoder.encode(empty), as: UTF8.self)).history.events().count == 1)
+    }
+
+    func reason(_ text: String) -> (CorruptionReason, Int?)? {
+        do {
+            _ = try decode(text)
+            return nil
+        } catch PMError.boardCorrupt(_, let line, _, let reason) {
+            return (reason, line)
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func damagedFilesAreRefusedWithWhereAndWhy() throws {
+        let good = String(decoding: BoardEncoder.encode(try sample()), as: UTF8.self)
+        #expect(reason("")?.0 == .empty)
+        #expect(reason(String(good.prefix(good.count / 2)))?.0 == .truncated)
+        #expect(reason("   \n")?.0 == .truncated)
+        #expect(reason("{\"tasks\": [}")?.0 == .syntax)
+        #expect(reason(good + "x")?.0 == .syntax)
+        let conflicted = "<<<<<<< HEAD\n" + good + "=======\n" + good + ">>>>>>> theirs\n"
+        #expect(reason(conflicted)?.0 == .conflictMarkers)
+        #expect(reason(conflicted)?.1 == 1)
+        #expect(reason(good.replacingOccurrences(of: "\"state\": \"doing\"", with: "\"state\": \"DOING\""))?.0 == .field("state"))
+        #expect(reason(good.replacingOccurrences(of: "\"due\": \"2026-12-01\"", with: "\"due\": \"2026-02-30\""))?.0 == .field("due"))
+        #expect(reason("{\"schemaVersion\": 1, \"tasks\": []}")?.0 == .field("id"))
+        #expect(reason("[]")?.0 == .syntax)
+        #expect(reason("{\"id\": \"bad\\ud800\", \"schemaVersion\": 1, \"tasks\": []}")?.0 == .syntax)
+    }
+
+    @Test func invalidUTF8IsRefusedWithItsByteOffset() {
+        var bytes = Array("{\"id\": \"x".utf8)
+        bytes.append(0xFF)
+        bytes += Array("\"}".utf8)
+        #expect(throws: PMError.boardCorrupt(path: "b.json", line: 1, column: 10, reason: .invalidUTF8(byteOffset: 9))) {
+            try BoardDecoder.decode(bytes, path: "b.json")
+        }
+    }
+
+    @Test func duplicateTaskIDsAreDetected() throws {
+        let good = String(decoding: BoardEncoder.encode(try sample()), as: UTF8.self)
+        let second = try #require(try decode(good).tasks.last?.id.rawValue)
+        let first = try #require(try decode(good).tasks.first?.id.rawValue)
+        let merged = good.replacingOccurrences(of: "\"id\": \"\(second)\"", with: "\"id\": \"\(first)\"")
+        #expect(reason(merged)?.0 == .duplicateID(try #require(TaskID(first))))
+    }
+
+    @Test func deeplyNestedUnknownValuesDoNotCrash() {
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(reason("{\"x\": \(deep)") != nil)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PMCore
+import PMTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct BoardStoreTests {
+    let ids = CountingIDs()
+
+    func store(_ dir: TemporaryDirectory, _ fs: FileSystem = PosixFileSystem(), timeout: Int = 200) -> BoardStore {
+        BoardStore(path: dir.file("board.json"), fileSystem: fs, lockTimeoutMilliseconds: timeout, sleep: { usleep(useconds_t($0 * 1000)) })
+    }
+
+    func add(_ title: String, to store: BoardStore) throws {
+        try store.update(newBoardID: ids.make()) { board in
+            try board.add(title: title, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
+        }
+    }
+
+    @Test func aMissingFileIsAnEmptyBoardCreatedOnTheFirstChange() throws {
+        let dir = TemporaryDirectory()
+        let store = BoardStore(path: dir.file("nested/deeper/board.json"), sleep: { _ in })
+        #expect(try store.load() == nil)
+        try store.update(newBoardID: ids.make()) { board in
+            try board.add(title: "first", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
+        }
+        #expect(try store.load()?.tasks.map(\.title) == ["first"])
+        #expect(try store.load()?.revision == 1)
+    }
+
+    @Test func aFailedChangeWritesNothing() throws {
+        let dir = TemporaryDirectory()
+        let store = store(dir)
+        try add("kept", to: store)
+        let before = dir.read("board.json")
+        #expect(throws: PMError.emptyTitle) { try add(" ", to: store) }
+        #expect(dir.read("board.json") == before)
+    }
+
+    /// Makes each file-system call of a save fail in turn, with each errno
+    /// a full disk or a permission problem gives: the board on disk is always
+    /// the old one or the new one, never damaged, and no temp file is left.
+    @Test(arguments: [ENOSPC, EIO, EACCES, EROFS])
+    func everyFailingCallLeavesTheOldOrTheNewBoard(code: Int32) throws {
+        let probe = FaultInjectingFileSystem(failingCall: nil, code: code)
+        let dir = TemporaryDirectory()
+        try add("original", to: store(dir))
+        try add("second", to: store(dir, probe))
+        let calls = probe.callCount
+        #expect(calls >= 10)
+        for n in 1...calls {
+            let dir = TemporaryDirectory()
+            try add("original", to: store(dir))
+            let old = try #require(dir.read("board.json"))
+            let faulty = FaultInjectingFileSystem(failingCall: n, code: code)
+            var failed = false
+            do {
+                try add("second", to: store(dir, faulty))
+            } catch let error as PMError {
+                failed = true
+                switch error {
+                case .saveFailed, .createFailed, .readFailed: break
+                default: Issue.record("call \(n) (\(faulty.log.last ?? "")): unexpected \(error)")
+                }
+            }
+            let now = try #require(dir.read("board.json"))
+            let titles = try BoardDecoder.decode([UInt8](now), path: "b").tasks.map(\.title)
+            if failed {
+                #expect(now == old, "call \(n) \(faulty.log.last ?? "") failed but changed the board")
+            } else {
+                #expect(titles == ["original", "second"], "call \(n) \(faulty.log.last ?? "")")
+            }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+            #expect(leftovers.isEmpty, "call \(n): \(leftovers)")
+        }
+    }
+
+    @Test func aHeldLockMakesTheWriterGiveUpWithTheHoldersPid() throws {
+        let dir = TemporaryDirectory()
+        try add("original", to: store(dir))
+        let holder = open(dir.file("board.json.lock"), O_RDWR | O_CREAT, 0o644)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        _ = "4242\n".withCString { write(holder, $0, 5) }
+        let before = dir.read("board.json")
+        #expect(throws: PMError.locked(pid: 4242)) { try add("blocked", to: store(dir, timeout: 50)) }
+        #expect(dir.read("board.json") == before)
+        flock(holder, LOCK_UN)
+        try add("after", to: store(dir))
+        #expect(try store(dir).load()?.tasks.count == 2)
+    }
+
+    @Test func leftoverTempFilesOfAKilledWriterAreCleanedUp() throws {
+        let dir = TemporaryDirectory()
+        try add("original", to: store(dir))
+        dir.write(".board.json.tmp-99999", "{half a board")
+        try add("second", to: store(dir))
+        #expect(dir.read(".board.json.tmp-99999") == nil)
+        #expect(try store(dir).load()?.tasks.count == 2)
+    }
+
+    @Test func aBoardFromANewerSchemaIsNeverWritten() throws {
+        let dir = TemporaryDirectory()
+        try add("original", to: store(dir))
+        let text = String(decoding: try #require(dir.read("board.json")), as: UTF8.self)
+            .replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
+        dir.write("board.json", text)
+        #expect(throws: PMError.newerSchema(path: dir.file("board.json"), found: 2, supported: 1)) { try add("x", to: store(dir)) }
+        #expect(dir.read("board.json") == Data(text.utf8))
+    }
+
+    @Test func aDirectoryIsNotABoard() throws {
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.file("board.json"), withIntermediateDirectories: true)
+        #expect(throws: PMError.notARegularFile(path: dir.file("board.json"))) { try store(dir).load() }
+        #expect(throws: PMError.notARegularFile(path: dir.file("board.json"))) { try add("x", to: store(dir)) }
+    }
+
+    @Test func aSymlinkIsFollowedAndItsTargetReplaced() throws {
+        let dir = TemporaryDirectory()
+        let store = BoardStore(path: dir.file("real.json"), sleep: { _ in })
+        try store.update(newBoardID: ids.make()) { try $0.add(title: "a", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z") }
+        try FileManager.default.createSymbolicLink(atPath: dir.file("board.json"), withDestinationPath: "real.json")
+        try add("b", to: self.store(dir))
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("board.json"))
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(try store.load()?.tasks.map(\.title) == ["a", "b"])
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import PMCore
+import PMTestSupport
+import Testing
+
+@Suite struct DateInputTests {
+    let today = CivilDate(year: 2026, month: 11, day: 21)!
+
+    @Test func isoDatesWordsAndOffsetsAreAccepted() throws {
+        #expect(try DateInput.parse("2026-12-01", today: today) == CivilDate(year: 2026, month: 12, day: 1))
+        #expect(try DateInput.parse("today", today: today) == today)
+        #expect(try DateInput.parse("Tomorrow", today: today) == CivilDate(year: 2026, month: 11, day: 22))
+        #expect(try DateInput.parse("+0d", today: today) == today)
+        #expect(try DateInput.parse("+10d", today: today) == CivilDate(year: 2026, month: 12, day: 1))
+        #expect(try DateInput.parse("+365d", today: today) == CivilDate(year: 2027, month: 11, day: 21))
+        #expect(try DateInput.parse("2028-02-29", today: today) == CivilDate(year: 2028, month: 2, day: 29))
+    }
+
+    @Test(arguments: ["2026-02-30", "2026-13-01", "2027-02-29", "2026-00-10", "garbage", "", "+d", "+-3d", "2026-1-1", "+99999999d", "yesterday"])
+    func otherFormsAreRefused(_ text: String) {
+        #expect(throws: PMError.invalidDate(text)) { try DateInput.parse(text, today: today) }
+    }
+
+    @Test func civilDatesRoundTripThroughDayNumbers() {
+        for days in [-800_000, -1, 0, 1, 19_000, 20_413, 2_900_000] {
+            #expect(CivilDate(daysSince1970: days).daysSince1970 == days)
+        }
+        #expect(CivilDate(daysSince1970: 0).description == "1970-01-01")
+        #expect(CivilDate(year: 2026, month: 11, day: 21)?.adding(days: 10).description == "2026-12-01")
+    }
+}
+
+@Suite struct OverdueTests {
+    func task(due: String, state: TaskState = .todo) -> BoardTask {
+        BoardTask(id: TaskID("00000000-0000-4000-8000-000000000001")!, title: "t", state: state, due: CivilDate(iso: due), createdAt: "x", updatedAt: "x")
+    }
+
+    func today(_ instant: String, _ zone: String) -> CivilDate {
+        PMEnvironment.test(now: instant, timeZone: zone).today
+    }
+
+    @Test func aDeadlineOfTodayIsNotOverdueButYesterdaysIs() {
+        let today = CivilDate(year: 2026, month: 11, day: 21)!
+        #expect(!task(due: "2026-11-21").isOverdue(today: today))
+        #expect(task(due: "2026-11-20").isOverdue(today: today))
+        #expect(!task(due: "2026-11-20", state: .done).isOverdue(today: today))
+        #expect(!BoardTask(id: TaskID("00000000-0000-4000-8000-000000000001")!, title: "t", createdAt: "x", updatedAt: "x").isOverdue(today: today))
+    }
+
+    @Test func seoulAndLosAngelesRightlyDisagreeAtTheSameInstant() {
+        // 2026-11-21T20:00Z is already the 22nd in Seoul, still the 21st in Los Angeles.
+        let instant = "2026-11-21T20:00:00Z"
+        let seoul = today(instant, "Asia/Seoul")
+        let losAngeles = today(instant, "America/Los_Angeles")
+        #expect(seoul.description == "2026-11-22")
+        #expect(losAngeles.description == "2026-11-21")
+        let due21 = task(due: "2026-11-21")
+        #expect(due21.isOverdue(today: seoul))
+        #expect(!due21.isOverdue(today: losAngeles))
+    }
+
+    @Test func theDayBoundaryIsLocalMidnight() {
+        #expect(today("2026-11-21T14:59:59Z", "Asia/Seoul").description == "2026-11-21")
+        #expect(today("2026-11-21T15:00:00Z", "Asia/Seoul").description == "2026-11-22")
+        #expect(today("2026-11-22T07:59:59Z", "America/Los_Angeles").description == "2026-11-21")
+        #expect(today("2026-11-22T08:00:00Z", "America/Los_Angeles").description == "2026-11-22")
+    }
+
+    @Test func timestampsParseWithZonesAndFormatInUTC() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+        let a = try #require(Timestamp.parse("2026-11-21T10:00:00Z", timeZone: utc))
+        #expect(Timestamp.string(from: a) == "2026-11-21T10:00:00.000Z")
+        #expect(Timestamp.parse("2026-11-21T19:00:00+09:00", timeZone: utc) == a)
+        #expect(Timestamp.parse("2026-11-21T19:00:00", timeZone: seoul) == a)
+        #expect(Timestamp.parse("2026-11-21T10:00:00.250Z", timeZone: utc)?.timeIntervalSince1970 == a.timeIntervalSince1970 + 0.25)
+        #expect(Timestamp.parse("2026-11-21T25:00:00Z", timeZone: utc) == nil)
+        #expect(Timestamp.parse("yesterday", timeZone: utc) == nil)
+    }
+}

@@ -1,0 +1,65 @@
+import PMCore
+import PMTestSupport
+import Testing
+
+@Suite struct TaskLookupTests {
+    func board(_ ids: [String]) throws -> Board {
+        var board = Board(id: try #require(TaskID("ffffffff-0000-4000-8000-000000000000")))
+        for (n, id) in ids.enumerated() {
+            try board.add(title: "task \(n)", id: try #require(TaskID(id)), eventID: try #require(TaskID(id)), by: "x", at: "2026-01-01T00:00:00.000Z")
+        }
+        return board
+    }
+
+    let a = "3f2a9c1e-0000-4000-8000-000000000001"
+    let b = "3f2b0000-0000-4000-8000-000000000002"
+    let c = "77770000-0000-4000-8000-000000000003"
+
+    @Test func aUniquePrefixOfFourOrMoreDigitsFindsTheTask() throws {
+        let board = try board([a, b, c])
+        #expect(try TaskLookup.find("3f2a", in: board).id.rawValue == a)
+        #expect(try TaskLookup.find("3F2A9C", in: board).id.rawValue == a)
+        #expect(try TaskLookup.find(a, in: board).id.rawValue == a)
+        #expect(try TaskLookup.find(a.uppercased(), in: board).id.rawValue == a)
+        #expect(try TaskLookup.find("7777", in: board).id.rawValue == c)
+    }
+
+    @Test func anAmbiguousPrefixListsTheCandidates() throws {
+        let board = try board([a, b, c])
+        // Three digits are never enough, even when they would be unique.
+        #expect(throws: PMError.invalidID("3f2")) { try TaskLookup.find("3f2", in: board) }
+        let board2 = try self.board([a, "3f2a0000-0000-4000-8000-00000000000a"])
+        do {
+            _ = try TaskLookup.find("3f2a", in: board2)
+            Issue.record("expected an ambiguity")
+        } catch PMError.ambiguousID(let text, let candidates, let titles) {
+            #expect(text == "3f2a")
+            #expect(candidates.map(\.rawValue).sorted() == [a, "3f2a0000-0000-4000-8000-00000000000a"].sorted())
+            #expect(titles.count == 2)
+        }
+    }
+
+    @Test(arguments: ["", "abc", "xyzw", "3f2a-9c1e-zz", "g000"])
+    func malformedIDsAreRefused(_ text: String) throws {
+        let board = try board([a])
+        #expect(throws: PMError.invalidID(text)) { try TaskLookup.find(text, in: board) }
+    }
+
+    @Test func anUnknownPrefixIsNotFound() throws {
+        #expect(throws: PMError.taskNotFound("abcd")) { try TaskLookup.find("abcd", in: try board([a, b])) }
+    }
+
+    @Test func shortIDsAreTheShortestUniquePrefixOfAtLeastFour() throws {
+        let board = try board([a, b, c])
+        let short = TaskLookup.shortIDs(for: board.tasks)
+        #expect(short[try #require(TaskID(a))] == "3f2a")
+        #expect(short[try #require(TaskID(c))] == "7777")
+        let board2 = try self.board([a, "3f2a9c00-0000-4000-8000-000000000009"])
+        let short2 = TaskLookup.shortIDs(for: board2.tasks)
+        #expect(short2[try #require(TaskID(a))] == "3f2a9c1")
+        #expect(TaskLookup.shortID(of: try #require(TaskID(a)), among: board2.tasks) == "3f2a9c1")
+        for (id, prefix) in short2 {
+            #expect(try TaskLookup.find(prefix, in: board2).id == id)
+        }
+    }
+}
