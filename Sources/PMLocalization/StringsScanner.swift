@@ -26,6 +26,8 @@ struct StringsScanner {
                 problems.append(.init(line: failure.line, kind: failure.kind))
                 if case .unterminatedComment = failure.kind { break }
                 if case .unterminatedString = failure.kind { break }
+                // A missing `;` is noticed at the next entry's quote: resume there.
+                if case .missingSemicolon = failure.kind { continue }
                 skipRestOfLine()
             } catch {
                 break

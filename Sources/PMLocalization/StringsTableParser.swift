@@ -19,6 +19,11 @@ public struct StringsTableProblem: Equatable, Sendable {
     public var line: Int
     /// What is wrong there.
     public var kind: Kind
+
+    public init(line: Int, kind: Kind) {
+        self.line = line
+        self.kind = kind
+    }
 }
 
 /// One `"key" = "value";` entry of a table.

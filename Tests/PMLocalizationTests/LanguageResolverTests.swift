@@ -1,0 +1,121 @@
+import PMLocalization
+import Testing
+
+@Suite struct LanguageResolverTests {
+    func chain(_ environment: [String: String]) -> [String] {
+        LanguageResolver.messageChain(environment: environment).candidates
+    }
+
+    @Test func theFirstNonEmptyOfLCAllLCMessagesLangWins() {
+        #expect(chain(["LANG": "fr_FR.UTF-8"]) == ["fr_FR", "fr"])
+        #expect(chain(["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"]) == ["ko_KR", "ko"])
+        #expect(chain(["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8", "LC_ALL": "en_GB.UTF-8"]) == ["en_GB", "en"])
+        #expect(chain(["LANG": "fr_FR.UTF-8", "LC_ALL": ""]) == ["fr_FR", "fr"])
+    }
+
+    @Test func cAndPOSIXMeanEnglishAndIgnoreLANGUAGE() {
+        #expect(chain(["LANG": "C", "LANGUAGE": "fr"]) == [])
+        #expect(chain(["LC_ALL": "POSIX", "LANGUAGE": "ko:fr", "LANG": "fr_FR.UTF-8"]) == [])
+        #expect(chain([:]) == [])
+        #expect(chain(["LANGUAGE": "fr"]) == [])
+    }
+
+    @Test func cUTF8HonoursLANGUAGE() {
+        #expect(chain(["LANG": "C.UTF-8", "LANGUAGE": "fr"]) == ["fr"])
+    }
+
+    @Test func languageComesFirstThenTheLocale() {
+        #expect(chain(["LANG": "ko_KR.UTF-8", "LANGUAGE": "xx:fr_CA:fr"]) == ["xx", "fr_CA", "fr", "ko_KR", "ko"])
+    }
+
+    @Test func namesAreNormalized() {
+        #expect(chain(["LANG": "fr_FR.UTF-8@euro"]) == ["fr_FR", "fr"])
+        #expect(chain(["LANG": "de-DE"]) == ["de_DE", "de"])
+        #expect(chain(["LANG": "ko"]) == ["ko"])
+        #expect(chain(["LANG": "../../etc"]) == [])
+    }
+
+    @Test func datesFollowLCAllLCTimeLang() {
+        #expect(LanguageResolver.formatLocale(environment: ["LANG": "en_US.UTF-8", "LC_TIME": "fr_FR.UTF-8"]) == "fr_FR")
+        #expect(LanguageResolver.formatLocale(environment: ["LC_ALL": "ko_KR.UTF-8", "LC_TIME": "fr_FR.UTF-8"]) == "ko_KR")
+        #expect(LanguageResolver.formatLocale(environment: ["LC_MESSAGES": "fr_FR.UTF-8"]) == "en_US")
+        #expect(LanguageResolver.formatLocale(environment: ["LANG": "C"]) == "en_US")
+    }
+}
+
+@Suite struct LocalizerTests {
+    func localizer(_ languages: [String], override: String? = nil) -> Localizer {
+        Localizer(chain: LanguageChain(languages), source: TableSource(overrideDirectory: override))
+    }
+
+    @Test func eachShippedLanguageHasItsColumnNames() {
+        #expect(localizer([]).string(.columnTodo) == "TODO")
+        #expect(localizer([]).string(.columnDoing) == "DOING")
+        #expect(localizer([]).string(.columnDone) == "DONE")
+        #expect(localizer(["fr_FR", "fr"]).string(.columnDoing) == "EN COURS")
+        #expect(localizer(["ko_KR", "ko"]).string(.columnDoing) == "진행 중")
+        #expect(localizer(["xx", "ko"]).language == "ko")
+    }
+
+    @Test func placeholdersAreFilledInEachLanguagesOrder() {
+        let args: [MessageArgument] = [.text("T"), .text("A"), .text("B")]
+        #expect(localizer([]).string(.messageMoved, arguments: args) == "Moved 'T' from A to B.")
+        #expect(localizer(["ko"]).string(.messageMoved, arguments: args) == "'T'을(를) A에서 B(으)로 옮겼습니다.")
+    }
+
+    @Test func pluralsFollowEachLanguagesRules() {
+        #expect(localizer([]).plural(.listSummary, count: 1) == "1 task")
+        #expect(localizer([]).plural(.listSummary, count: 0) == "0 tasks")
+        #expect(localizer(["fr"]).plural(.listSummary, count: 0) == "0 tâche")
+        #expect(localizer(["fr"]).plural(.listSummary, count: 2) == "2 tâches")
+        #expect(localizer(["ko"]).plural(.listSummary, count: 1) == "작업 1개")
+    }
+
+    @Test func everyCatalogueKeyIsInEveryShippedTableAndNothingElse() throws {
+        let plain = Set(L10nKey.allCases.map(\.rawValue))
+        let pluralBases = Set(L10nPluralKey.allCases.map(\.rawValue))
+        for language in TableSource.shippedLanguages {
+            let table = StringsTableParser.parse(bytes: try #require(TableSource.shippedBytes(for: language)))
+            #expect(table.problems.isEmpty, "\(language): \(table.problems)")
+            let keys = Set(table.values.keys)
+            #expect(plain.subtracting(keys).isEmpty, "\(language) lacks \(plain.subtracting(keys).sorted())")
+            for base in pluralBases {
+                #expect(keys.contains(base + ".other"), "\(language) lacks \(base).other")
+            }
+            let unknown = keys.filter { key in
+                !plain.contains(key) && !pluralBases.contains { key.hasPrefix($0 + ".") }
+            }
+            #expect(unknown.isEmpty, "\(language) has keys no code uses: \(unknown.sorted())")
+            let english = StringsTableParser.parse(bytes: try #require(TableSource.shippedBytes(for: "en"))).values
+            for (key, value) in table.values {
+                let reference = english[key] ?? english[key.split(separator: ".").dropLast().joined(separator: ".") + ".other"]
+                let mine = try MessageFormat(parsing: value)
+                let theirs = try MessageFormat(parsing: try #require(reference, "\(key)"))
+                #expect(mine.signature == theirs.signature, "\(language) \(key)")
+            }
+        }
+    }
+
+    @Test func aMismatchedOrMissingTranslationFallsBackToEnglishKeyByKey() throws {
+        let dir = try makeOverride([
+            "fr": "\"column.todo\" = \"%d %n %s\";\n\"message.moved\" = \"%1$d de %2$@\";\n\"column.done\" = \"FINI\";\n"
+        ])
+        let l = localizer(["fr"], override: dir)
+        #expect(l.string(.columnTodo) == "À FAIRE")
+        #expect(l.string(.columnDone) == "FINI")
+        #expect(l.string(.messageMoved, .text("T"), .text("A"), .text("B")) == "« T » déplacé de A à B.")
+        let de = localizer(["de"], override: try makeOverride(["de": "\"column.todo\" = \"ZU TUN\";\n"]))
+        #expect(de.string(.columnTodo) == "ZU TUN")
+        #expect(de.string(.columnDone) == "DONE")
+    }
+
+    func makeOverride(_ tables: [String: String]) throws -> String {
+        let base = "/tmp/pm-l10n-\(UInt64.random(in: 0...UInt64.max))"
+        for (language, text) in tables {
+            let dir = "\(base)/\(language).lproj"
+            try createDirectory(dir)
+            try text.write(toFile: dir + "/Localizable.strings")
+        }
+        return base
+    }
+}
