@@ -34,6 +34,7 @@ struct BoardView {
                     line += cell.text
                     if !isLast { line += String(repeating: " ", count: max(0, columnWidth - cell.width)) + Self.gap }
                 }
+                while line.hasSuffix(" ") { line.removeLast() }
                 return line
             }
         } else {

@@ -1,0 +1,71 @@
+import Foundation
+import PMTestSupport
+
+/// The result of running the `pm` binary.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the built `pm` binary in a temporary HOME with a controlled environment.
+struct PMBinary {
+    /// The `pm` built beside the test bundle.
+    static let path: String = {
+        if let explicit = ProcessInfo.processInfo.environment["PM_BINARY"] { return explicit }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // Swift Testing may run from inside the .xctest bundle.
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("pm").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/pm").path
+    }()
+
+    let home = TemporaryDirectory()
+    /// Variables every run gets; a test adds or overrides its own.
+    var environment: [String: String]
+
+    init(language: String = "en_US.UTF-8", board: String? = nil) {
+        environment = [
+            "HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": language, "TZ": "UTC",
+            "PM_NOW": "2026-11-21T10:00:00Z", "COLUMNS": "100", "PM_USER": "ji-woo",
+        ]
+        environment["PM_BOARD"] = board ?? home.file("board.json")
+    }
+
+    var boardPath: String { environment["PM_BOARD"] ?? "" }
+
+    func boardBytes() -> Data? { FileManager.default.contents(atPath: boardPath) }
+
+    @discardableResult
+    func run(_ arguments: [String], _ extra: [String: String] = [:], binary: String = PMBinary.path) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { _, new in new }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read before waiting so a large output cannot fill the pipe and block.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Run(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Copies the sample multilingual board from Resources/ to this run's board path.
+    func useSampleBoard() throws {
+        let sample = PMBinary.packageRoot.appendingPathComponent("Resources/sample-board.json")
+        try FileManager.default.copyItem(at: sample, to: URL(fileURLWithPath: boardPath))
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
