@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct ReliabilityTests {
+    func titles(_ pm: PMBinary) throws -> [String] {
+        let run = try pm.run(["list", "--json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stderr)")
+        return array.compactMap { $0["title"] as? String }
+    }
+
+    @Test func eightConcurrentWritersLoseNothing() throws {
+        let pm = PMBinary()
+        let errors = NSLock()
+        nonisolated(unsafe) var failures: [String] = []
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for n in 0..<25 {
+                do {
+                    let run = try pm.run(["add", "w\(worker)-\(n)"], ["PM_LOCK_TIMEOUT": "30"])
+                    if run.status != 0 { errors.withLock { failures.append(run.stderr) } }
+                } catch {
+                    errors.withLock { failures.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        let all = try titles(pm)
+        #expect(all.count == 200)
+        #expect(Set(all).count == 200)
+    }
+
+    @Test func killingWritersAtRandomMomentsNeverDamagesTheBoard() throws {
+        let pm = PMBinary()
+        for n in 0..<3 { try pm.run(["add", "seed \(n)", "--body", String(repeating: "b", count: 900)]) }
+        var committed = Set(try titles(pm))
+        var killedBeforeCommitting = 0
+        for round in 0..<40 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: PMBinary.path)
+            process.arguments = ["add", "kill \(round)", "--body", String(repeating: "k", count: 500)]
+            process.environment = pm.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t.random(in: 0...12_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try titles(pm)
+            #expect(committed.isSubset(of: Set(now)), "round \(round): a committed task was lost")
+            if !now.contains("kill \(round)") { killedBeforeCommitting += 1 }
+            committed = Set(now)
+        }
+        #expect(killedBeforeCommitting > 0, "no kill landed before a commit: the test proved nothing")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: pm.home.path).filter { $0.contains(".tmp-") }
+        try pm.run(["add", "after the storm"])
+        let cleaned = try FileManager.default.contentsOfDirectory(atPath: pm.home.path).filter { $0.contains(".tmp-") }
+        #expect(cleaned.isEmpty, "temp files left after a clean save: \(cleaned) (before: \(leftovers))")
+        #expect(try titles(pm).contains("after the storm"))
+    }
+
+    static let damaged: [(name: String, content: [UInt8], message: String, status: Int32)] = [
+        ("empty", [], "the file is empty", 65),
+        ("truncated", Array("{\n  \"history\": [],\n  \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\",\n  \"tasks\": [\n    {".utf8), "ends too early", 65),
+        ("conflict", Array("<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n".utf8), "git conflict markers", 65),
+        ("garbage", Array("tasks: - buy milk\n".utf8), "line 1, column 1", 65),
+        ("utf8", Array("{\"id\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8), "not valid UTF-8 at byte 8", 65),
+        ("newer", Array("{\"history\": [], \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 99, \"tasks\": [], \"future\": 1}\n".utf8), "written by a newer pm (format 99", 65),
+        ("missingField", Array("{\"schemaVersion\": 1, \"tasks\": []}".utf8), "'id'", 65),
+    ]
+
+    @Test(arguments: 0..<7)
+    func damagedBoardsAreRefusedAndNeverWritten(index: Int) throws {
+        let (name, content, message, status) = Self.damaged[index]
+        let pm = PMBinary()
+        try Data(content).write(to: URL(fileURLWithPath: pm.boardPath))
+        for arguments in [["add", "new task"], ["move", "3f2a", "done"], ["edit", "3f2a", "--title", "x"], ["delete", "3f2a"]] {
+            let run = try pm.run(arguments)
+            #expect(run.status == status, "\(name) \(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(name): \(run.stderr)")
+            #expect(pm.boardBytes() == Data(content), "\(name): the file changed")
+        }
+        if name != "newer" {
+            let list = try pm.run(["list"])
+            #expect(list.status == 65)
+            #expect(list.stderr.contains("pm has not changed the file"))
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: pm.home.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func damagedBoardMessagesAreLocalized() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        try Data().write(to: URL(fileURLWithPath: pm.boardPath))
+        let run = try pm.run(["list"])
+        #expect(run.stderr.contains("le fichier est vide"))
+        #expect(run.stderr.hasPrefix("pm : erreur : Impossible de lire le tableau"))
+    }
+
+    @Test func aBoardPathThatIsADirectoryOrFIFOIsRejected() throws {
+        let pm = PMBinary()
+        try FileManager.default.createDirectory(atPath: pm.boardPath, withIntermediateDirectories: true)
+        let directory = try pm.run(["add", "x"])
+        #expect(directory.status == 74 && directory.stderr.contains("not a regular file"))
+        let fifo = PMBinary()
+        #expect(mkfifo(fifo.boardPath, 0o644) == 0)
+        let run = try fifo.run(["list"])
+        #expect(run.status == 74 && run.stderr.contains("not a regular file"))
+        #expect(try fifo.run(["add", "x"]).status == 74)
+    }
+
+    @Test func aLockedBoardEndsInExit75AndNamesTheHolder() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "first"])
+        let before = pm.boardBytes()
+        let holder = open(pm.boardPath + ".lock", O_RDWR | O_CREAT, 0o644)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        _ = ftruncate(holder, 0)
+        _ = "777\n".withCString { pwrite(holder, $0, 4, 0) }
+        let run = try pm.run(["add", "blocked"], ["PM_LOCK_TIMEOUT": "0.2"])
+        #expect(run.status == 75)
+        #expect(run.stderr.contains("locked by another pm (pid 777)"))
+        #expect(pm.boardBytes() == before)
+        // Readers never wait for the lock.
+        #expect(try pm.run(["list"]).status == 0)
+    }
+
+    @Test func unknownFieldsSurviveAChangeByThisPm() throws {
+        let pm = PMBinary()
+        try pm.useSampleBoard()
+        var text = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"revision\": 6,", with: "\"revision\": 6,\n  \"syncPeers\": [\"laptop\"],")
+        text = text.replacingOccurrences(of: "\"title\": \"Release 1.0\",", with: "\"title\": \"Release 1.0\",\n      \"labels\": [\"v1\"],")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: pm.boardPath))
+        #expect(try pm.run(["move", "a1b2", "todo"]).status == 0)
+        let after = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
+        #expect(after.contains("\"syncPeers\": [\n    \"laptop\"\n  ]"))
+        #expect(after.contains("\"labels\": [\n        \"v1\"\n      ]"))
+        #expect(after.contains("\"revision\": 7"))
+    }
+
+    /// Root ignores permissions, so this runs pm as `nobody` through setpriv.
+    @Test func anUnwritableDirectoryLeavesTheBoardIntact() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            Issue.record("setpriv is missing: install util-linux")
+            return
+        }
+        let pm = PMBinary()
+        try pm.run(["add", "kept"])
+        let before = pm.boardBytes()
+        // World-readable but not writable for nobody.
+        chmod(pm.home.path, 0o755)
+        chmod(pm.boardPath, 0o644)
+        chmod(pm.boardPath + ".lock", 0o666)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", PMBinary.path, "add", "denied"]
+        process.environment = pm.environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if getuid() == 0 || process.terminationStatus != 0 {
+            #expect(process.terminationStatus == 74, "\(stderr)")
+            #expect(stderr.contains("permission denied"), "\(stderr)")
+        }
+        #expect(pm.boardBytes() == before)
+        // Reads still work for that user.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        reader.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", PMBinary.path, "list", "--json"]
+        reader.environment = pm.environment
+        reader.standardOutput = FileHandle.nullDevice
+        reader.standardError = FileHandle.nullDevice
+        try reader.run()
+        reader.waitUntilExit()
+        #expect(reader.terminationStatus == 0)
+    }
+
+    @Test func theBinaryCopiedAloneRunsInFrenchAndKorean() throws {
+        let pm = PMBinary()
+        try pm.useSampleBoard()
+        let alone = pm.home.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: PMBinary.path, toPath: alone + "/pm")
+        let french = try pm.run(["list"], ["LANG": "fr_FR.UTF-8"], binary: alone + "/pm")
+        #expect(french.stdout.contains("À FAIRE (3)") && french.stdout.contains("20 nov. 2026 (en retard)"))
+        let korean = try pm.run(["list"], ["LANG": "ko_KR.UTF-8"], binary: alone + "/pm")
+        #expect(korean.stdout.contains("할 일 (3)") && korean.stdout.contains("2026. 11. 20. (마감 지남)"))
+    }
+}
