@@ -20,7 +20,7 @@ struct BoardView {
     }
 
     func render(_ columns: [Column], shortIDs: [TaskID: String], total: Int, overdue: Int) -> [String] {
-        let deadlines = DeadlineFormatter(locale: style.formatLocale)
+        let deadlines = DeadlineFormatter(locale: style.formatLocale, localizer: localizer)
         let columnWidth = (width - Self.gap.count * (columns.count - 1)) / max(columns.count, 1)
         var lines: [String]
         if columns.count > 1, columnWidth >= Self.minimumColumnWidth {
@@ -77,7 +77,7 @@ struct BoardView {
             if let due = task.due {
                 let indent = String(repeating: " ", count: min(id.count + 1, max(0, width - 4)))
                 let overdue = task.isOverdue(today: today)
-                let label = localizer.string(overdue ? .cardOverdue : .cardDue, .text(deadlines.string(due)))
+                let label = deadlines.label(due, overdue: overdue)
                 let text = TerminalCells.truncate(label, toWidth: max(1, width - indent.count))
                 cells.append(Cell(text: indent + (overdue ? style.red(text) : text), width: indent.count + TerminalCells.width(of: text)))
             }

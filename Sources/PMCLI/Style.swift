@@ -32,9 +32,19 @@ struct TextStyle {
 final class DeadlineFormatter {
     private let formatter: ICUDateFormatter?
     private var cache: [CivilDate: String] = [:]
+    private let due: MessageFormat?
+    private let overdue: MessageFormat?
 
-    init(locale: String) {
+    init(locale: String, localizer: Localizer) {
         formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC")
+        due = localizer.format(.cardDue)
+        overdue = localizer.format(.cardOverdue)
+    }
+
+    /// The card's deadline line: `due Jan 15, 2020` or `Jan 15, 2020 (overdue)`.
+    func label(_ date: CivilDate, overdue isOverdue: Bool) -> String {
+        let text = string(date)
+        return (isOverdue ? overdue : due)?.render([.text(text)]) ?? text
     }
 
     func string(_ date: CivilDate) -> String {

@@ -89,12 +89,31 @@ struct JSONReader {
 
     // MARK: Scalars
 
+    /// Advances `index` past string content that needs no attention: eight
+    /// bytes at a time while none is `"`, `\\` or a control character.
+    @inline(__always)
+    private mutating func skipPlainStringBytes() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { return }
+            index += 8
+        }
+    }
+
     mutating func readString() throws -> String {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure() }
         index += 1
         let start = index
         while index < bytes.count {
+            skipPlainStringBytes()
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -285,7 +304,7 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             try beginObject()
             var first = true
-            while try nextKey(first: &first) != nil { try skipValue(depth: depth + 1) }
+            while try skipKey(first: &first) { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
             try beginArray()
             var first = true
@@ -297,10 +316,32 @@ struct JSONReader {
         }
     }
 
+    /// Like ``nextKey(first:)`` without building the key: true while there is one.
+    mutating func skipKey(first: inout Bool) throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw failure() }
+        if bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return false
+        }
+        if !first {
+            guard bytes[index] == UInt8(ascii: ",") else { throw failure() }
+            index += 1
+            skipWhitespace()
+        }
+        first = false
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure() }
+        try skipString()
+        try expect(UInt8(ascii: ":"))
+        return true
+    }
+
     private mutating func skipString() throws {
         let start = index
         index += 1
         while index < bytes.count {
+            skipPlainStringBytes()
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { index += 1; return }
             if byte < 0x20 { throw failure() }

@@ -11,7 +11,8 @@ public enum TaskLookup {
         guard wanted.count >= minimumPrefix, wanted.count <= 32,
             wanted.allSatisfy({ $0.isASCII && $0.isHexDigit })
         else { throw PMError.invalidID(text) }
-        let matches = board.tasks.filter { $0.id.hexDigits.hasPrefix(wanted) }
+        let prefix = Array(wanted.utf8)
+        let matches = board.tasks.filter { $0.id.hexDigitBytes.starts(with: prefix) }
         switch matches.count {
         case 0: throw PMError.taskNotFound(text)
         case 1: return matches[0]
@@ -21,32 +22,32 @@ public enum TaskLookup {
 
     /// For every task, the shortest prefix of its id (at least 4 digits) that no other task shares.
     public static func shortIDs(for tasks: [BoardTask]) -> [TaskID: String] {
-        let ids = tasks.map { Array($0.id.hexDigits.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-        var lengths: [[UInt8]: Int] = [:]
-        for (index, id) in ids.enumerated() {
+        let digits = tasks.map(\.id.hexDigitBytes)
+        let order = digits.indices.sorted { digits[$0].lexicographicallyPrecedes(digits[$1]) }
+        var result: [TaskID: String] = [:]
+        result.reserveCapacity(tasks.count)
+        for (position, index) in order.enumerated() {
+            let id = digits[index]
             var length = minimumPrefix
-            for neighbour in [index > 0 ? ids[index - 1] : nil, index + 1 < ids.count ? ids[index + 1] : nil] {
-                guard let neighbour else { continue }
-                let common = zip(id, neighbour).prefix { $0 == $1 }.count
+            for neighbour in [position - 1, position + 1] where neighbour >= 0 && neighbour < order.count {
+                let other = digits[order[neighbour]]
+                var common = 0
+                while common < id.count, id[common] == other[common] { common += 1 }
                 length = max(length, min(common + 1, id.count))
             }
-            lengths[id] = length
-        }
-        var result: [TaskID: String] = [:]
-        for task in tasks {
-            let digits = Array(task.id.hexDigits.utf8)
-            result[task.id] = String(decoding: digits.prefix(lengths[digits] ?? 32), as: UTF8.self)
+            result[tasks[index].id] = String(decoding: id.prefix(length), as: UTF8.self)
         }
         return result
     }
 
     /// The short id of one task: the shortest prefix (4+) no other task shares.
     public static func shortID(of id: TaskID, among tasks: [BoardTask]) -> String {
-        let digits = Array(id.hexDigits.utf8)
+        let digits = id.hexDigitBytes
         var length = minimumPrefix
         for task in tasks where task.id != id {
-            let other = task.id.hexDigits.utf8
-            let common = zip(digits, other).prefix { $0 == $1 }.count
+            let other = task.id.hexDigitBytes
+            var common = 0
+            while common < digits.count, digits[common] == other[common] { common += 1 }
             if common >= length { length = min(common + 1, digits.count) }
         }
         return String(decoding: digits.prefix(length), as: UTF8.self)

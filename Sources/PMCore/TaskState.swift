@@ -39,5 +39,13 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The id's hex digits without dashes, the form prefixes are matched against.
-    public var hexDigits: String { String(rawValue.filter { $0 != "-" }) }
+    public var hexDigits: String { String(decoding: hexDigitBytes, as: UTF8.self) }
+
+    /// The 32 hex digits as ASCII bytes.
+    public var hexDigitBytes: [UInt8] {
+        var result = [UInt8]()
+        result.reserveCapacity(32)
+        for byte in rawValue.utf8 where byte != UInt8(ascii: "-") { result.append(byte) }
+        return result
+    }
 }

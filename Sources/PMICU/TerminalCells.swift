@@ -30,15 +30,30 @@ public enum TerminalCells {
 
     /// The number of cells `text` takes.
     public static func width(of text: String) -> Int {
+        if let ascii = asciiWidth(text) { return ascii }
         var total = 0
         for character in text { total += width(of: character) }
         return total
+    }
+
+    /// The width of printable ASCII text (one cell a byte), or nil for anything else.
+    static func asciiWidth(_ text: String) -> Int? {
+        var count = 0
+        for byte in text.utf8 {
+            guard byte >= 0x20, byte < 0x7F else { return nil }
+            count += 1
+        }
+        return count
     }
 
     /// `text` cut to at most `limit` cells on a grapheme boundary, ending in
     /// `ellipsis` when anything was cut.
     public static func truncate(_ text: String, toWidth limit: Int, ellipsis: String = "…") -> String {
         guard limit > 0 else { return "" }
+        if let ascii = asciiWidth(text) {
+            if ascii <= limit { return text }
+            if limit >= 2 { return String(decoding: text.utf8.prefix(limit - 1), as: UTF8.self) + ellipsis }
+        }
         if width(of: text) <= limit { return text }
         let ellipsisWidth = width(of: ellipsis)
         guard limit >= ellipsisWidth else { return "" }

@@ -1,30 +1,47 @@
 /// Finds the first byte that does not belong to valid UTF-8.
 public enum UTF8Validation {
-    /// The offset (from the collection's start) of the first invalid byte, or nil.
-    public static func firstInvalidOffset<C: Collection>(in bytes: C) -> Int? where C.Element == UInt8, C.Index == Int {
-        var i = bytes.startIndex
-        let end = bytes.endIndex
+    /// The offset of the first invalid byte in `bytes`, or nil when all is valid UTF-8.
+    public static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { firstInvalidOffset(in: $0) }
+    }
+
+    /// The offset of the first invalid byte in `bytes`, or nil when all is valid UTF-8.
+    public static func firstInvalidOffset(in bytes: ArraySlice<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { firstInvalidOffset(in: $0) }
+    }
+
+    /// The offset of the first invalid byte, or nil. Overlong forms, surrogates
+    /// and values past U+10FFFF are invalid.
+    public static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = bytes.count
+        var i = 0
         while i < end {
+            // ASCII fast path, eight bytes at a time.
+            if i + 8 <= end, let base = bytes.baseAddress {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+            }
             let b0 = bytes[i]
             if b0 < 0x80 { i += 1; continue }
             let length: Int
-            var minimum: UInt32
+            let minimum: UInt32
             var value: UInt32
             switch b0 {
             case 0xC2...0xDF: length = 2; value = UInt32(b0 & 0x1F); minimum = 0x80
             case 0xE0...0xEF: length = 3; value = UInt32(b0 & 0x0F); minimum = 0x800
             case 0xF0...0xF4: length = 4; value = UInt32(b0 & 0x07); minimum = 0x10000
-            default: return i - bytes.startIndex
+            default: return i
             }
-            guard end - i >= length else { return i - bytes.startIndex }
+            guard end - i >= length else { return i }
             for k in 1..<length {
                 let b = bytes[i + k]
-                guard b & 0xC0 == 0x80 else { return i - bytes.startIndex }
+                guard b & 0xC0 == 0x80 else { return i }
                 value = value << 6 | UInt32(b & 0x3F)
             }
-            if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) {
-                return i - bytes.startIndex
-            }
+            if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }
             i += length
         }
         return nil

@@ -30,6 +30,15 @@ public final class Localizer: Sendable {
         self.language = layers.first?.language ?? "en"
     }
 
+    /// The resolved message format of `key`, for rendering it many times.
+    public func format(_ key: L10nKey) -> MessageFormat? {
+        let reference = englishFormat(key.rawValue)
+        for layer in layers + english {
+            if let text = layer.values[key.rawValue], let format = usable(text, reference: reference) { return format }
+        }
+        return nil
+    }
+
     /// The message for `key`, with its placeholders filled.
     public func string(_ key: L10nKey, _ arguments: MessageArgument...) -> String {
         lookup(key.rawValue, arguments)
