@@ -104,7 +104,7 @@ public enum BoardDecoder {
                 _ = try reader.peek()
                 let start = reader.index
                 guard try reader.peek() == UInt8(ascii: "[") else { throw JSONReader.Failure(offset: start, reason: .field(key)) }
-                try reader.skipValue()
+                try reader.skipValueFast()
                 history = HistoryLog(storedJSON: Array(reader.bytes[start..<reader.index]))
             default:
                 unknown[key] = try reader.readValue()

@@ -28,6 +28,10 @@ public enum BoardEncoder {
     }
 
     static func writeTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int) {
+        if task.unknownFields.isEmpty {
+            writeKnownTask(task, overdue: overdue, into: &writer, level: level)
+            return
+        }
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("body", { $0.string(task.body) }),
             ("createdAt", { $0.string(task.createdAt) }),
@@ -48,6 +52,32 @@ public enum BoardEncoder {
             fields.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
         }
         writer.object(fields, level: level)
+    }
+
+    /// The common case, written straight out: no closures, no sorting.
+    private static func writeKnownTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int) {
+        writer.raw("{\n")
+        func key(_ name: StaticString) {
+            writer.indent(level + 1)
+            writer.bytes.append(UInt8(ascii: "\""))
+            writer.bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            writer.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":"), 0x20])
+        }
+        let separator: [UInt8] = [UInt8(ascii: ","), 0x0A]
+        key("body"); writer.string(task.body); writer.bytes.append(contentsOf: separator)
+        key("createdAt"); writer.string(task.createdAt); writer.bytes.append(contentsOf: separator)
+        key("due")
+        if let due = task.due { writer.string(due.description) } else { writer.raw("null") }
+        writer.bytes.append(contentsOf: separator)
+        key("id"); writer.string(task.id.rawValue); writer.bytes.append(contentsOf: separator)
+        if let overdue {
+            key("overdue"); writer.raw(overdue ? "true" : "false"); writer.bytes.append(contentsOf: separator)
+        }
+        key("state"); writer.string(task.state.rawValue); writer.bytes.append(contentsOf: separator)
+        key("title"); writer.string(task.title); writer.bytes.append(contentsOf: separator)
+        key("updatedAt"); writer.string(task.updatedAt); writer.bytes.append(0x0A)
+        writer.indent(level)
+        writer.raw("}")
     }
 
     static func writeHistory(_ history: HistoryLog, into writer: inout JSONWriter) {
@@ -103,7 +133,7 @@ struct JSONWriter {
     }
 
     mutating func indent(_ level: Int) {
-        for _ in 0..<(level * 2) { bytes.append(0x20) }
+        bytes.append(contentsOf: repeatElement(0x20, count: level * 2))
     }
 
     /// `{ "key": value, … }` with one field per line, at `level`.
@@ -157,6 +187,10 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                bytes.append(contentsOf: utf8)
+                return
+            }
             var runStart = 0
             for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))

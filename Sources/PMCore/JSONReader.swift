@@ -336,7 +336,7 @@ struct JSONReader {
         return true
     }
 
-    private mutating func skipString() throws {
+    mutating func skipString() throws {
         let start = index
         index += 1
         while index < bytes.count {

@@ -126,3 +126,20 @@ import Testing
         #expect(reason("{\"x\": \(deep)") != nil)
     }
 }
+
+@Suite struct HistorySkippingTests {
+    func board(history: String) -> String {
+        "{\"history\": \(history), \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 1, \"tasks\": []}"
+    }
+
+    @Test(arguments: ["[]", "[ ]", "[{}]", "[[]]", "[{\"a\": [1, 2.5e3, -0, true, false, null, \"x\\\"y\"]}]", "[{\"a\": {\"b\": {}}}, {\"c\": \"한국어\"}]", "[\n        {\n          \"k\": \"v\"\n        }\n      ]"])
+    func validHistoriesAreSkipped(_ history: String) throws {
+        let board = try BoardDecoder.decode(Array(board(history: history).utf8), path: "b")
+        #expect(board.tasks.isEmpty)
+    }
+
+    @Test(arguments: ["[1,]", "[,1]", "[{\"a\": 1,}]", "[{\"a\" 1}]", "[{a: 1}]", "[{\"a\": 1]", "[{\"a\": 1}", "[01]", "[\"\\q\"]", "[\"tab\there\"]", "[tru]", "[1 2]", "{}"])
+    func brokenHistoriesAreRefused(_ history: String) {
+        #expect(throws: PMError.self) { try BoardDecoder.decode(Array(board(history: history).utf8), path: "b") }
+    }
+}
