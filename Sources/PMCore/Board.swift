@@ -43,18 +43,19 @@ public struct Board: Equatable, Sendable {
 /// Listing or changing the board never decodes the history: it is written
 /// back as read, with new events appended.
 public struct HistoryLog: Equatable, Sendable {
-    /// The `history` array exactly as read (`[]` for a new board).
-    var storedJSON: [UInt8]
+    /// The `history` array exactly as read (`[]` for a new board): a slice of
+    /// the file's bytes, shared, not copied.
+    var storedJSON: ArraySlice<UInt8>
     /// Events added in this run, oldest first.
     public private(set) var appended: [HistoryEvent]
 
     /// An empty history.
     public init() {
-        storedJSON = Array("[]".utf8)
+        storedJSON = Array("[]".utf8)[...]
         appended = []
     }
 
-    init(storedJSON: [UInt8]) {
+    init(storedJSON: ArraySlice<UInt8>) {
         self.storedJSON = storedJSON
         appended = []
     }

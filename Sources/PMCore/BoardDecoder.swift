@@ -13,20 +13,23 @@ public enum BoardDecoder {
             throw PMError.boardCorrupt(path: path, line: line, column: column, reason: .invalidUTF8(byteOffset: offset))
         }
         do {
-            return try bytes.withUnsafeBufferPointer { buffer in
+            var historyRange: Range<Int>?
+            var board = try bytes.withUnsafeBufferPointer { buffer in
                 var reader = JSONReader(buffer)
-                let board = try readBoard(&reader)
+                let board = try readBoard(&reader, historyRange: &historyRange)
                 reader.skipWhitespace()
                 guard reader.atEnd else { throw reader.failure() }
                 return board
             }
+            if let historyRange { board.history = HistoryLog(storedJSON: bytes[historyRange]) }
+            return board
         } catch let failure as JSONReader.Failure {
             throw describe(failure, in: bytes, path: path)
         }
     }
 
     /// Decodes the stored `history` array.
-    static func decodeHistory(_ bytes: [UInt8]) throws -> [HistoryEvent] {
+    static func decodeHistory(_ bytes: ArraySlice<UInt8>) throws -> [HistoryEvent] {
         do {
             return try bytes.withUnsafeBufferPointer { buffer in
                 var reader = JSONReader(buffer)
@@ -39,7 +42,7 @@ public enum BoardDecoder {
                 return events
             }
         } catch let failure as JSONReader.Failure {
-            throw describe(failure, in: bytes, path: "history")
+            throw describe(failure, in: Array(bytes), path: "history")
         }
     }
 
@@ -81,12 +84,11 @@ public enum BoardDecoder {
 
     // MARK: Board
 
-    private static func readBoard(_ reader: inout JSONReader) throws -> Board {
+    private static func readBoard(_ reader: inout JSONReader, historyRange: inout Range<Int>?) throws -> Board {
         var schemaVersion: Int?
         var id: TaskID?
         var revision = 0
         var tasks: [BoardTask]?
-        var history = HistoryLog()
         var unknown: [String: JSONValue] = [:]
         try reader.beginObject()
         var first = true
@@ -105,7 +107,7 @@ public enum BoardDecoder {
                 let start = reader.index
                 guard try reader.peek() == UInt8(ascii: "[") else { throw JSONReader.Failure(offset: start, reason: .field(key)) }
                 try reader.skipValueFast()
-                history = HistoryLog(storedJSON: Array(reader.bytes[start..<reader.index]))
+                historyRange = start..<reader.index
             default:
                 unknown[key] = try reader.readValue()
             }
@@ -114,7 +116,7 @@ public enum BoardDecoder {
         guard let schemaVersion else { throw JSONReader.Failure(offset: end, reason: .field("schemaVersion")) }
         guard let id else { throw JSONReader.Failure(offset: end, reason: .field("id")) }
         guard let tasks else { throw JSONReader.Failure(offset: end, reason: .field("tasks")) }
-        return Board(schemaVersion: schemaVersion, id: id, revision: revision, tasks: tasks, history: history, unknownFields: unknown)
+        return Board(schemaVersion: schemaVersion, id: id, revision: revision, tasks: tasks, history: HistoryLog(), unknownFields: unknown)
     }
 
     private static func readTasks(_ reader: inout JSONReader) throws -> [BoardTask] {

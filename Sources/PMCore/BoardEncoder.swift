@@ -4,8 +4,15 @@
 public enum BoardEncoder {
     /// The file's bytes.
     public static func encode(_ board: Board) -> [UInt8] {
+        Array(encodeChunks(board).joined())
+    }
+
+    /// The file's bytes in pieces to write one after the other; the stored
+    /// history is one of them, shared with the bytes it was read from rather
+    /// than copied (a large board's history is most of its size).
+    public static func encodeChunks(_ board: Board) -> [ArraySlice<UInt8>] {
         var writer = JSONWriter()
-        writer.bytes.reserveCapacity(board.tasks.count * 400 + board.history.storedJSON.count + 1024)
+        writer.bytes.reserveCapacity(board.tasks.count * 400 + 1024)
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("history", { writeHistory(board.history, into: &$0) }),
             ("id", { $0.string(board.id.rawValue) }),
@@ -18,7 +25,7 @@ public enum BoardEncoder {
         }
         writer.object(fields.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }, level: 0)
         writer.raw("\n")
-        return writer.bytes
+        return writer.finishedChunks()
     }
 
     static func writeTasks(_ tasks: [BoardTask], into writer: inout JSONWriter) {
@@ -82,17 +89,17 @@ public enum BoardEncoder {
 
     static func writeHistory(_ history: HistoryLog, into writer: inout JSONWriter) {
         guard !history.appended.isEmpty else {
-            writer.bytes.append(contentsOf: history.storedJSON)
+            writer.appendShared(history.storedJSON)
             return
         }
         // Splice the new events before the stored array's closing bracket.
-        var stored = history.storedJSON[...]
+        var stored = history.storedJSON
         if let close = stored.lastIndex(of: UInt8(ascii: "]")) { stored = stored[..<close] }
         while let last = stored.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
             stored = stored.dropLast()
         }
         if stored.isEmpty { stored = Array("[".utf8)[...] }
-        writer.bytes.append(contentsOf: stored)
+        writer.appendShared(stored)
         let isEmpty = stored.last == UInt8(ascii: "[")
         for (offset, event) in history.appended.enumerated() {
             writer.raw(offset == 0 && isEmpty ? "\n" : ",\n")
@@ -127,6 +134,24 @@ public enum BoardEncoder {
 /// Builds pretty JSON text byte by byte.
 struct JSONWriter {
     var bytes: [UInt8] = []
+    /// Finished pieces before `bytes`.
+    private var chunks: [ArraySlice<UInt8>] = []
+
+    /// Appends bytes owned elsewhere without copying them.
+    mutating func appendShared(_ slice: ArraySlice<UInt8>) {
+        if !bytes.isEmpty {
+            chunks.append(bytes[...])
+            bytes = []
+        }
+        chunks.append(slice)
+    }
+
+    /// Every piece written, in order.
+    mutating func finishedChunks() -> [ArraySlice<UInt8>] {
+        if !bytes.isEmpty { chunks.append(bytes[...]) }
+        bytes = []
+        return chunks
+    }
 
     mutating func raw(_ text: String) {
         bytes.append(contentsOf: text.utf8)

@@ -57,7 +57,7 @@ public struct BoardStore: Sendable {
             }
             let result = try change(&board)
             board.revision += 1
-            if try write(BoardEncoder.encode(board), to: target, replacing: current?.status) {
+            if try write(BoardEncoder.encodeChunks(board), to: target, replacing: current?.status) {
                 return result
             }
         }
@@ -156,13 +156,13 @@ public struct BoardStore: Sendable {
 
     /// Writes `bytes` to a temp file and renames it over `target`.
     /// - Returns: false when the board changed since it was read (start over).
-    private func write(_ bytes: [UInt8], to target: String, replacing original: FileStatus?) throws -> Bool {
+    private func write(_ chunks: [ArraySlice<UInt8>], to target: String, replacing original: FileStatus?) throws -> Bool {
         let temporary = temporaryPrefix(of: target) + String(fileSystem.processID)
         var descriptor: Int32?
         do {
             let created = try fileSystem.createExclusive(temporary, mode: original?.mode ?? 0o644)
             descriptor = created
-            try fileSystem.write(created, bytes)
+            for chunk in chunks { try fileSystem.write(created, chunk) }
             try fileSystem.sync(created)
             descriptor = nil
             try fileSystem.close(created)

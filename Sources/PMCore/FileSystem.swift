@@ -42,7 +42,7 @@ public protocol FileSystem: Sendable {
     /// Creates a new file that must not exist yet, with `mode`; returns its descriptor.
     func createExclusive(_ path: String, mode: UInt32) throws -> Int32
     /// Writes all of `bytes`, looping on short writes and EINTR.
-    func write(_ descriptor: Int32, _ bytes: [UInt8]) throws
+    func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) throws
     /// Flushes a file to stable storage.
     func sync(_ descriptor: Int32) throws
     /// Closes a descriptor, reporting a failed close (which can mean lost data).

@@ -82,7 +82,7 @@ public struct PosixFileSystem: FileSystem {
     public func overwrite(_ descriptor: Int32, with bytes: [UInt8]) throws {
         guard ftruncate(descriptor, 0) == 0 else { throw failure("ftruncate") }
         guard lseek(descriptor, 0, SEEK_SET) >= 0 else { throw failure("lseek") }
-        try write(descriptor, bytes)
+        try write(descriptor, bytes[...])
     }
 
     public func readDescriptor(_ descriptor: Int32, limit: Int) -> [UInt8] {
@@ -97,7 +97,7 @@ public struct PosixFileSystem: FileSystem {
         return descriptor
     }
 
-    public func write(_ descriptor: Int32, _ bytes: [UInt8]) throws {
+    public func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) throws {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { raw -> Int in

@@ -40,9 +40,9 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
     public func overwrite(_ descriptor: Int32, with bytes: [UInt8]) throws { try step("writePID"); try real.overwrite(descriptor, with: bytes) }
     public func readDescriptor(_ descriptor: Int32, limit: Int) -> [UInt8] { real.readDescriptor(descriptor, limit: limit) }
     public func createExclusive(_ path: String, mode: UInt32) throws -> Int32 { try step("create"); return try real.createExclusive(path, mode: mode) }
-    public func write(_ descriptor: Int32, _ bytes: [UInt8]) throws {
+    public func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) throws {
         // A failing write may have written part of the data first, as on a full disk.
-        if callCount + 1 == failingCall { try? real.write(descriptor, Array(bytes.prefix(bytes.count / 2))) }
+        if callCount + 1 == failingCall { try? real.write(descriptor, bytes.prefix(bytes.count / 2)) }
         try step("write")
         try real.write(descriptor, bytes)
     }
