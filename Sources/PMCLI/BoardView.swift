@@ -60,7 +60,8 @@ struct BoardView {
 
     private func block(_ column: Column, width: Int, shortIDs: [TaskID: String], deadlines: DeadlineFormatter) -> [Cell] {
         let name = localizer.string(StateNames.key(column.state))
-        let header = TerminalCells.truncate(localizer.string(.listHeader, .text(name), .number(column.tasks.count)), toWidth: width)
+        let header = TerminalCells.truncate(
+            localizer.string(.listHeader, .text(name), .number(column.tasks.count)), toWidth: width)
         var cells = [
             Cell(text: style.bold(header), width: TerminalCells.width(of: header)),
             Cell(text: String(repeating: "─", count: width), width: width),
@@ -79,7 +80,8 @@ struct BoardView {
                 let overdue = task.isOverdue(today: today)
                 let label = deadlines.label(due, overdue: overdue)
                 let text = TerminalCells.truncate(label, toWidth: max(1, width - indent.count))
-                cells.append(Cell(text: indent + (overdue ? style.red(text) : text), width: indent.count + TerminalCells.width(of: text)))
+                cells.append(
+                    Cell(text: indent + (overdue ? style.red(text) : text), width: indent.count + TerminalCells.width(of: text)))
             }
         }
         return cells

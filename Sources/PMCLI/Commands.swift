@@ -53,7 +53,8 @@ struct Add: PMCommand {
         let deadline = try due.map { try DateInput.parse($0, today: env.today) }
         let id = env.makeID()
         let (task, shortID) = try context.change { board in
-            let task = try board.add(title: title, body: body, due: deadline, id: id, eventID: env.makeID(), by: env.user, at: context.now)
+            let task = try board.add(
+                title: title, body: body, due: deadline, id: id, eventID: env.makeID(), by: env.user, at: context.now)
             return (task, TaskLookup.shortID(of: task.id, among: board.tasks))
         }
         context.output.line(common.json ? TaskJSON.object(task, today: env.today) : shortID)
@@ -129,7 +130,8 @@ struct Move: PMCommand {
             context.output.line(l.string(.messageAlreadyThere, context.shown(after.title), context.columnName(after.state)))
         } else {
             context.output.line(
-                l.string(.messageMoved, context.shown(after.title), context.columnName(before.state), context.columnName(after.state)))
+                l.string(
+                    .messageMoved, context.shown(after.title), context.columnName(before.state), context.columnName(after.state)))
         }
     }
 }
@@ -151,7 +153,8 @@ struct Delete: PMCommand {
         if common.json {
             context.output.line(TaskJSON.object(task, today: env.today))
         } else {
-            context.output.line(context.localizer.string(.messageDeleted, context.shown(task.title), context.columnName(task.state)))
+            context.output.line(
+                context.localizer.string(.messageDeleted, context.shown(task.title), context.columnName(task.state)))
         }
     }
 }

@@ -9,7 +9,13 @@ import PMLocalization
 /// Turns every error into a localized message and an exit code (DESIGN.md §10).
 enum ErrorReport {
     enum ExitStatus: Int32 {
-        case refused = 1, usage = 64, badData = 65, internalError = 70, cannotCreate = 73, ioError = 74, locked = 75
+        case refused = 1
+        case usage = 64
+        case badData = 65
+        case internalError = 70
+        case cannotCreate = 73
+        case ioError = 74
+        case locked = 75
     }
 
     /// The message lines (without the `pm: error:` prefix) and the exit status for `error`.
@@ -40,7 +46,8 @@ enum ErrorReport {
             return ([l.string(.errorUnknownState, safe(text), .text(acceptedStates(l)))], .refused)
         case .invalidDate(let text): return ([l.string(.errorInvalidDate, safe(text), .text(l.string(.errorDateForms)))], .usage)
         case .emptyTitle: return ([l.string(.errorTitleEmpty)], .usage)
-        case .titleTooLong(let length, let limit): return ([l.string(.errorTitleTooLong, .number(length), .number(limit))], .usage)
+        case .titleTooLong(let length, let limit):
+            return ([l.string(.errorTitleTooLong, .number(length), .number(limit))], .usage)
         case .bodyTooLong(let length, let limit): return ([l.string(.errorBodyTooLong, .number(length), .number(limit))], .usage)
         case .unsafeTitle(let scalar): return ([l.string(.errorTitleUnsafe, .text(TextSafety.escaped(String(scalar))))], .usage)
         case .unsafeBody(let scalar): return ([l.string(.errorBodyUnsafe, .text(TextSafety.escaped(String(scalar))))], .usage)
@@ -59,10 +66,12 @@ enum ErrorReport {
         case .locked(let pid):
             if let pid { return ([l.string(.errorLocked, .number(Int(pid)))], .locked) }
             return ([l.string(.errorLockedUnknown)], .locked)
-        case .readFailed(let path, let call): return ([l.string(.errorCannotRead, safe(path), .text(describe(call, l)))], .ioError)
+        case .readFailed(let path, let call):
+            return ([l.string(.errorCannotRead, safe(path), .text(describe(call, l)))], .ioError)
         case .createFailed(let path, let call):
             return ([l.string(.errorCannotCreate, safe(path), .text(describe(call, l)))], .cannotCreate)
-        case .saveFailed(let path, let call): return ([l.string(.errorCannotSave, safe(path), .text(describe(call, l)))], .ioError)
+        case .saveFailed(let path, let call):
+            return ([l.string(.errorCannotSave, safe(path), .text(describe(call, l)))], .ioError)
         case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)
         }
     }

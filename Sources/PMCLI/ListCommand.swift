@@ -30,7 +30,8 @@ struct List: PMCommand {
             return
         }
         let view = BoardView(
-            localizer: context.localizer, style: context.style(color: common.useColor(context)), width: context.width, today: today)
+            localizer: context.localizer, style: context.style(color: common.useColor(context)), width: context.width,
+            today: today)
         let listed = columns.flatMap(\.tasks)
         let lines = view.render(
             columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
@@ -44,7 +45,7 @@ struct List: PMCommand {
         case .due:
             return tasks.sorted { a, b in
                 switch (a.due, b.due) {
-                case let (x?, y?) where x != y: return x < y
+                case (let x?, let y?) where x != y: return x < y
                 case (.some, nil): return true
                 case (nil, .some): return false
                 default: return (a.createdAt, a.id) < (b.createdAt, b.id)

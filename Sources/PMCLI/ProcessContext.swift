@@ -36,7 +36,9 @@ struct ProcessContext {
         let timeZone = Self.timeZone(variables["TZ"])
         let now: @Sendable () -> Date
         if let fixed = variables["PM_NOW"], !fixed.isEmpty {
-            guard let date = Timestamp.parse(fixed, timeZone: timeZone) else { throw CLIError.invalidEnvironment("PM_NOW", fixed) }
+            guard let date = Timestamp.parse(fixed, timeZone: timeZone) else {
+                throw CLIError.invalidEnvironment("PM_NOW", fixed)
+            }
             now = { date }
         } else {
             now = { Date() }

@@ -31,7 +31,8 @@ struct TaskView {
         if !task.body.isEmpty {
             lines.append("")
             lines.append(style.bold(l.string(.showBody)))
-            lines += TextSafety.escaped(task.body, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines += TextSafety.escaped(task.body, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+                .map(String.init)
         }
         return lines
     }

@@ -16,7 +16,8 @@ public struct Board: Equatable, Sendable {
 
     /// A new, empty board.
     public init(id: TaskID) {
-        self.init(schemaVersion: Board.currentSchemaVersion, id: id, revision: 0, tasks: [], history: HistoryLog(), unknownFields: [:])
+        self.init(
+            schemaVersion: Board.currentSchemaVersion, id: id, revision: 0, tasks: [], history: HistoryLog(), unknownFields: [:])
     }
 
     public init(

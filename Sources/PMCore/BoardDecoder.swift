@@ -116,7 +116,8 @@ public enum BoardDecoder {
         guard let schemaVersion else { throw JSONReader.Failure(offset: end, reason: .field("schemaVersion")) }
         guard let id else { throw JSONReader.Failure(offset: end, reason: .field("id")) }
         guard let tasks else { throw JSONReader.Failure(offset: end, reason: .field("tasks")) }
-        return Board(schemaVersion: schemaVersion, id: id, revision: revision, tasks: tasks, history: HistoryLog(), unknownFields: unknown)
+        return Board(
+            schemaVersion: schemaVersion, id: id, revision: revision, tasks: tasks, history: HistoryLog(), unknownFields: unknown)
     }
 
     private static func readTasks(_ reader: inout JSONReader) throws -> [BoardTask] {
@@ -217,7 +218,8 @@ public enum BoardDecoder {
             }
         }
         guard let id, let at, let action, let taskID else { throw JSONReader.Failure(offset: start, reason: .field("history")) }
-        return HistoryEvent(id: id, at: at, by: by, action: action, taskID: taskID, title: title, from: from, to: to, changes: changes)
+        return HistoryEvent(
+            id: id, at: at, by: by, action: action, taskID: taskID, title: title, from: from, to: to, changes: changes)
     }
 
     // MARK: Fields

@@ -71,18 +71,32 @@ public enum BoardEncoder {
             writer.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":"), 0x20])
         }
         let separator: [UInt8] = [UInt8(ascii: ","), 0x0A]
-        key("body"); writer.string(task.body); writer.bytes.append(contentsOf: separator)
-        key("createdAt"); writer.string(task.createdAt); writer.bytes.append(contentsOf: separator)
+        key("body")
+        writer.string(task.body)
+        writer.bytes.append(contentsOf: separator)
+        key("createdAt")
+        writer.string(task.createdAt)
+        writer.bytes.append(contentsOf: separator)
         key("due")
         if let due = task.due { writer.string(due.description) } else { writer.raw("null") }
         writer.bytes.append(contentsOf: separator)
-        key("id"); writer.string(task.id.rawValue); writer.bytes.append(contentsOf: separator)
+        key("id")
+        writer.string(task.id.rawValue)
+        writer.bytes.append(contentsOf: separator)
         if let overdue {
-            key("overdue"); writer.raw(overdue ? "true" : "false"); writer.bytes.append(contentsOf: separator)
+            key("overdue")
+            writer.raw(overdue ? "true" : "false")
+            writer.bytes.append(contentsOf: separator)
         }
-        key("state"); writer.string(task.state.rawValue); writer.bytes.append(contentsOf: separator)
-        key("title"); writer.string(task.title); writer.bytes.append(contentsOf: separator)
-        key("updatedAt"); writer.string(task.updatedAt); writer.bytes.append(0x0A)
+        key("state")
+        writer.string(task.state.rawValue)
+        writer.bytes.append(contentsOf: separator)
+        key("title")
+        writer.string(task.title)
+        writer.bytes.append(contentsOf: separator)
+        key("updatedAt")
+        writer.string(task.updatedAt)
+        writer.bytes.append(0x0A)
         writer.indent(level)
         writer.raw("}")
     }
@@ -119,7 +133,8 @@ public enum BoardEncoder {
             ("by", { $0.string(event.by) }),
         ]
         if !event.changes.isEmpty {
-            let changes = JSONValue.array(event.changes.map { .object(["field": .string($0.field), "from": $0.from, "to": $0.to]) })
+            let changes = JSONValue.array(
+                event.changes.map { .object(["field": .string($0.field), "from": $0.from, "to": $0.to]) })
             fields.append(("changes", { $0.value(changes, level: level + 1) }))
         }
         if let from = event.from { fields.append(("from", { $0.string(from.rawValue) })) }
@@ -163,7 +178,10 @@ struct JSONWriter {
 
     /// `{ "key": value, … }` with one field per line, at `level`.
     mutating func object(_ fields: [(String, (inout JSONWriter) -> Void)], level: Int) {
-        guard !fields.isEmpty else { raw("{}"); return }
+        guard !fields.isEmpty else {
+            raw("{}")
+            return
+        }
         raw("{\n")
         for (offset, field) in fields.enumerated() {
             indent(level + 1)
@@ -178,7 +196,10 @@ struct JSONWriter {
 
     /// `[ element, … ]` with one element per line.
     mutating func array(count: Int, level: Int, element: (inout JSONWriter, Int) -> Void) {
-        guard count > 0 else { raw("[]"); return }
+        guard count > 0 else {
+            raw("[]")
+            return
+        }
         raw("[\n")
         for index in 0..<count {
             indent(level + 1)

@@ -49,26 +49,34 @@ extension Board {
             task.body = valid
         }
         if let due = edit.due, due != task.due {
-            changes.append(FieldChange(field: "due", from: task.due.map { .string($0.description) } ?? .null, to: due.map { .string($0.description) } ?? .null))
+            changes.append(
+                FieldChange(
+                    field: "due", from: task.due.map { .string($0.description) } ?? .null,
+                    to: due.map { .string($0.description) } ?? .null))
             task.due = due
         }
         guard !changes.isEmpty else { return task }
         task.updatedAt = time
         tasks[index] = task
-        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .edited, taskID: id, title: task.title, changes: changes))
+        history.append(
+            HistoryEvent(id: eventID, at: time, by: user, action: .edited, taskID: id, title: task.title, changes: changes))
         return task
     }
 
     /// Moves a task to another column; moving to its own column changes nothing.
     /// - Returns: the task before and after.
     @discardableResult
-    public mutating func move(_ id: TaskID, to state: TaskState, eventID: TaskID, by user: String, at time: String) throws -> (before: BoardTask, after: BoardTask) {
+    public mutating func move(_ id: TaskID, to state: TaskState, eventID: TaskID, by user: String, at time: String) throws -> (
+        before: BoardTask, after: BoardTask
+    ) {
         guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
         let before = tasks[index]
         guard before.state != state else { return (before, before) }
         tasks[index].state = state
         tasks[index].updatedAt = time
-        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .moved, taskID: id, title: before.title, from: before.state, to: state))
+        history.append(
+            HistoryEvent(
+                id: eventID, at: time, by: user, action: .moved, taskID: id, title: before.title, from: before.state, to: state))
         return (before, tasks[index])
     }
 
@@ -78,7 +86,8 @@ extension Board {
     public mutating func delete(_ id: TaskID, eventID: TaskID, by user: String, at time: String) throws -> BoardTask {
         guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
         let task = tasks.remove(at: index)
-        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .removed, taskID: id, title: task.title, from: task.state))
+        history.append(
+            HistoryEvent(id: eventID, at: time, by: user, action: .removed, taskID: id, title: task.title, from: task.state))
         return task
     }
 }

@@ -185,6 +185,8 @@ public struct BoardStore: Sendable {
 
 extension String {
     func trimmingASCIIWhitespace() -> String {
-        String(self.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\n" || $0 == "\t" }.reversed())
+        String(
+            self.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+                .reversed())
     }
 }

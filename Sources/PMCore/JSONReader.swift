@@ -129,7 +129,8 @@ struct JSONReader {
 
     private mutating func readEscapedString(from start: Int) throws -> String {
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).unicodeScalars)
+        scalars.append(
+            contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).unicodeScalars)
         var pending: [UInt8] = []
         func flush() {
             if !pending.isEmpty {
@@ -187,7 +188,10 @@ struct JSONReader {
     }
 
     private mutating func readHex4() throws -> UInt32 {
-        guard index + 4 <= bytes.count else { index = bytes.count; throw failure() }
+        guard index + 4 <= bytes.count else {
+            index = bytes.count
+            throw failure()
+        }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -343,7 +347,10 @@ struct JSONReader {
             skipPlainStringBytes()
             guard index < bytes.count else { break }
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { index += 1; return }
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
             if byte < 0x20 { throw failure() }
             if byte == UInt8(ascii: "\\") {
                 // Rare: validate escapes with the full reader.

@@ -71,7 +71,9 @@ extension JSONReader {
             if next == UInt8(ascii: ",") {
                 index += 1
                 expect = top == UInt8(ascii: "{") ? .key : .value
-            } else if (top == UInt8(ascii: "{") && next == UInt8(ascii: "}")) || (top == UInt8(ascii: "[") && next == UInt8(ascii: "]")) {
+            } else if (top == UInt8(ascii: "{") && next == UInt8(ascii: "}"))
+                || (top == UInt8(ascii: "[") && next == UInt8(ascii: "]"))
+            {
                 stack.removeLast()
                 index += 1
                 expect = .commaOrClose
@@ -88,7 +90,8 @@ extension JSONReader {
     @inline(__always)
     mutating func skipWhitespaceFast() {
         if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+            while index + 8 <= bytes.count, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+            {
                 index += 8
             }
         }

@@ -10,7 +10,10 @@ public enum Timestamp {
         let totalMillis = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
         var days = totalMillis / 86_400_000
         var millisOfDay = totalMillis % 86_400_000
-        if millisOfDay < 0 { millisOfDay += 86_400_000; days -= 1 }
+        if millisOfDay < 0 {
+            millisOfDay += 86_400_000
+            days -= 1
+        }
         let civil = CivilDate(daysSince1970: days)
         let hours = millisOfDay / 3_600_000
         let minutes = millisOfDay / 60_000 % 60
@@ -35,7 +38,9 @@ public enum Timestamp {
             secondsOfDay = Double(h * 3600 + m * 60)
             index += 6
             if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-                guard bytes.count >= index + 3, let s = CivilDate.number(bytes[(index + 1)..<(index + 3)]), s < 61 else { return nil }
+                guard bytes.count >= index + 3, let s = CivilDate.number(bytes[(index + 1)..<(index + 3)]), s < 61 else {
+                    return nil
+                }
                 secondsOfDay += Double(s)
                 index += 3
                 if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {

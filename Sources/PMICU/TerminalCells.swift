@@ -46,7 +46,10 @@ public enum TerminalCells {
         for scalar in scalars {
             // VS16 asks for emoji presentation: a one-cell symbol becomes two.
             if scalar.value == 0xFE0F {
-                if previous == 1 { total += 1; previous = 2 }
+                if previous == 1 {
+                    total += 1
+                    previous = 2
+                }
                 continue
             }
             previous = width(of: scalar)

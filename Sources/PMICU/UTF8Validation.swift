@@ -25,14 +25,26 @@ public enum UTF8Validation {
                 }
             }
             let b0 = bytes[i]
-            if b0 < 0x80 { i += 1; continue }
+            if b0 < 0x80 {
+                i += 1
+                continue
+            }
             let length: Int
             let minimum: UInt32
             var value: UInt32
             switch b0 {
-            case 0xC2...0xDF: length = 2; value = UInt32(b0 & 0x1F); minimum = 0x80
-            case 0xE0...0xEF: length = 3; value = UInt32(b0 & 0x0F); minimum = 0x800
-            case 0xF0...0xF4: length = 4; value = UInt32(b0 & 0x07); minimum = 0x10000
+            case 0xC2...0xDF:
+                length = 2
+                value = UInt32(b0 & 0x1F)
+                minimum = 0x80
+            case 0xE0...0xEF:
+                length = 3
+                value = UInt32(b0 & 0x0F)
+                minimum = 0x800
+            case 0xF0...0xF4:
+                length = 4
+                value = UInt32(b0 & 0x07)
+                minimum = 0x10000
             default: return i
             }
             guard end - i >= length else { return i }

@@ -59,13 +59,20 @@ public struct MessageFormat: Sendable, Equatable {
             var position: Int?
             var digits = 0
             var j = i
-            while j < scalars.count, let d = Self.digit(scalars[j]) { digits = digits * 10 + d; j += 1; if digits > 99 { break } }
+            while j < scalars.count, let d = Self.digit(scalars[j]) {
+                digits = digits * 10 + d
+                j += 1
+                if digits > 99 { break }
+            }
             if j > i, j < scalars.count, scalars[j] == "$", digits > 0 {
                 position = digits
                 i = j + 1
             }
             var lengthModifiers = 0
-            while i < scalars.count, scalars[i] == "l", lengthModifiers < 2 { lengthModifiers += 1; i += 1 }
+            while i < scalars.count, scalars[i] == "l", lengthModifiers < 2 {
+                lengthModifiers += 1
+                i += 1
+            }
             guard i < scalars.count else {
                 throw Problem.unsupportedSpecifier(String(String.UnicodeScalarView(scalars[start..<i])))
             }
@@ -78,10 +85,18 @@ public struct MessageFormat: Sendable, Equatable {
             }
             i += 1
             let index: Int
-            if let position { index = position } else { index = nextSequential; nextSequential += 1 }
+            if let position {
+                index = position
+            } else {
+                index = nextSequential
+                nextSequential += 1
+            }
             if let existing = types[index], existing != type { throw Problem.inconsistentPositions }
             types[index] = type
-            if !literal.isEmpty { pieces.append(.literal(literal)); literal = "" }
+            if !literal.isEmpty {
+                pieces.append(.literal(literal))
+                literal = ""
+            }
             pieces.append(.placeholder(index: index, type: type))
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }

@@ -75,11 +75,13 @@ struct StringsScanner {
                 advance()
             } else if c == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
                 let start = line
-                advance(); advance()
+                advance()
+                advance()
                 var closed = false
                 while let d = peek {
                     if d == "*", index + 1 < scalars.count, scalars[index + 1] == "/" {
-                        advance(); advance()
+                        advance()
+                        advance()
                         closed = true
                         break
                     }
@@ -117,12 +119,24 @@ struct StringsScanner {
     private mutating func parseEscape(into result: inout String.UnicodeScalarView) throws {
         guard let c = peek else { throw Failure(line: line, kind: .unterminatedString) }
         switch c {
-        case "\"": result.append("\""); advance()
-        case "\\": result.append("\\"); advance()
-        case "n": result.append("\n"); advance()
-        case "t": result.append("\t"); advance()
-        case "r": result.append("\r"); advance()
-        case "'": result.append("'"); advance()
+        case "\"":
+            result.append("\"")
+            advance()
+        case "\\":
+            result.append("\\")
+            advance()
+        case "n":
+            result.append("\n")
+            advance()
+        case "t":
+            result.append("\t")
+            advance()
+        case "r":
+            result.append("\r")
+            advance()
+        case "'":
+            result.append("'")
+            advance()
         case "U", "u":
             advance()
             let high = try hex4(after: c)
@@ -130,7 +144,8 @@ struct StringsScanner {
                 guard peek == "\\", index + 1 < scalars.count, scalars[index + 1] == "U" || scalars[index + 1] == "u"
                 else { throw Failure(line: line, kind: .badEscape("\\\(c)\(String(high, radix: 16, uppercase: true))")) }
                 let marker = scalars[index + 1]
-                advance(); advance()
+                advance()
+                advance()
                 let low = try hex4(after: marker)
                 guard (0xDC00...0xDFFF).contains(low),
                     let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))

@@ -67,7 +67,10 @@ public enum StringsTableParser {
         }
     }
 
-    enum Decoded { case success(String), failure(Int) }
+    enum Decoded {
+        case success(String)
+        case failure(Int)
+    }
 
     static func decode(_ bytes: [UInt8]) -> Decoded {
         if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE {
@@ -90,7 +93,8 @@ public enum StringsTableParser {
         units.reserveCapacity(bytes.count / 2)
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            let a = UInt16(bytes[index]), b = UInt16(bytes[index + 1])
+            let a = UInt16(bytes[index])
+            let b = UInt16(bytes[index + 1])
             units.append(littleEndian ? (b << 8 | a) : (a << 8 | b))
             index += 2
         }
@@ -118,4 +122,3 @@ public enum StringsTableParser {
         return scanner.run()
     }
 }
-

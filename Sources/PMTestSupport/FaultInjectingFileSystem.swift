@@ -31,29 +31,65 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         if index == failingCall { throw SystemCallError(call: name, code: code) }
     }
 
-    public func status(_ path: String) throws -> FileStatus? { try step("stat"); return try real.status(path) }
+    public func status(_ path: String) throws -> FileStatus? {
+        try step("stat")
+        return try real.status(path)
+    }
     public func symbolicLinkTarget(_ path: String) -> String? { real.symbolicLinkTarget(path) }
-    public func readFile(_ path: String) throws -> [UInt8] { try step("read"); return try real.readFile(path) }
-    public func createDirectories(_ path: String) throws { try step("mkdir"); try real.createDirectories(path) }
-    public func openLockFile(_ path: String) throws -> Int32 { try step("openLock"); return try real.openLockFile(path) }
-    public func tryLock(_ descriptor: Int32) throws -> Bool { try step("flock"); return try real.tryLock(descriptor) }
-    public func overwrite(_ descriptor: Int32, with bytes: [UInt8]) throws { try step("writePID"); try real.overwrite(descriptor, with: bytes) }
+    public func readFile(_ path: String) throws -> [UInt8] {
+        try step("read")
+        return try real.readFile(path)
+    }
+    public func createDirectories(_ path: String) throws {
+        try step("mkdir")
+        try real.createDirectories(path)
+    }
+    public func openLockFile(_ path: String) throws -> Int32 {
+        try step("openLock")
+        return try real.openLockFile(path)
+    }
+    public func tryLock(_ descriptor: Int32) throws -> Bool {
+        try step("flock")
+        return try real.tryLock(descriptor)
+    }
+    public func overwrite(_ descriptor: Int32, with bytes: [UInt8]) throws {
+        try step("writePID")
+        try real.overwrite(descriptor, with: bytes)
+    }
     public func readDescriptor(_ descriptor: Int32, limit: Int) -> [UInt8] { real.readDescriptor(descriptor, limit: limit) }
-    public func createExclusive(_ path: String, mode: UInt32) throws -> Int32 { try step("create"); return try real.createExclusive(path, mode: mode) }
+    public func createExclusive(_ path: String, mode: UInt32) throws -> Int32 {
+        try step("create")
+        return try real.createExclusive(path, mode: mode)
+    }
     public func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) throws {
         // A failing write may have written part of the data first, as on a full disk.
         if callCount + 1 == failingCall { try? real.write(descriptor, bytes.prefix(bytes.count / 2)) }
         try step("write")
         try real.write(descriptor, bytes)
     }
-    public func sync(_ descriptor: Int32) throws { try step("fsync"); try real.sync(descriptor) }
+    public func sync(_ descriptor: Int32) throws {
+        try step("fsync")
+        try real.sync(descriptor)
+    }
     public func close(_ descriptor: Int32) throws {
-        do { try step("close") } catch { try? real.close(descriptor); throw error }
+        do { try step("close") } catch {
+            try? real.close(descriptor)
+            throw error
+        }
         try real.close(descriptor)
     }
-    public func rename(_ source: String, to destination: String) throws { try step("rename"); try real.rename(source, to: destination) }
-    public func syncDirectory(_ path: String) throws { try step("fsyncDir"); try real.syncDirectory(path) }
+    public func rename(_ source: String, to destination: String) throws {
+        try step("rename")
+        try real.rename(source, to: destination)
+    }
+    public func syncDirectory(_ path: String) throws {
+        try step("fsyncDir")
+        try real.syncDirectory(path)
+    }
     public func remove(_ path: String) throws { try real.remove(path) }
-    public func contentsOfDirectory(_ path: String) throws -> [String] { try step("readdir"); return try real.contentsOfDirectory(path) }
+    public func contentsOfDirectory(_ path: String) throws -> [String] {
+        try step("readdir")
+        return try real.contentsOfDirectory(path)
+    }
     public var processID: Int32 { real.processID }
 }

@@ -13,7 +13,10 @@ public final class CountingIDs: @unchecked Sendable {
     }
 
     public func make() -> TaskID {
-        let n = lock.withLock { next += 1; return next }
+        let n = lock.withLock {
+            next += 1
+            return next
+        }
         let tail = String(n, radix: 16)
         let padded = String(repeating: "0", count: 12 - tail.count) + tail
         guard let id = TaskID("\(prefix)-0000-4000-8000-\(padded)") else { preconditionFailure("bad test id") }
@@ -48,12 +51,14 @@ public final class TemporaryDirectory: @unchecked Sendable {
 extension PMEnvironment {
     /// A fixed clock, counting ids, UTC unless told otherwise.
     public static func test(
-        now: String = "2026-11-21T10:00:00Z", timeZone: String = "UTC", user: String = "ji-woo", boardPath: String = "/nonexistent/board.json"
+        now: String = "2026-11-21T10:00:00Z", timeZone: String = "UTC", user: String = "ji-woo",
+        boardPath: String = "/nonexistent/board.json"
     ) -> PMEnvironment {
         let zone = TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
         let instant = Timestamp.parse(now, timeZone: zone) ?? Date(timeIntervalSince1970: 0)
         let ids = CountingIDs()
         return PMEnvironment(
-            now: { instant }, makeID: { ids.make() }, timeZone: zone, user: user, boardPath: boardPath, stateDirectory: "/nonexistent/state")
+            now: { instant }, makeID: { ids.make() }, timeZone: zone, user: user, boardPath: boardPath,
+            stateDirectory: "/nonexistent/state")
     }
 }

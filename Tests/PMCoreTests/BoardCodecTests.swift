@@ -8,7 +8,9 @@ import Testing
 
     func sample() throws -> Board {
         var board = Board(id: ids.make())
-        try board.add(title: "Réunion \"équipe\" \\ 한국어", body: "line 1\nline 2\ttab", due: CivilDate(iso: "2026-12-01"), id: ids.make(), eventID: ids.make(), by: "camille", at: "2026-11-21T10:00:00.000Z")
+        try board.add(
+            title: "Réunion \"équipe\" \\ 한국어", body: "line 1\nline 2\ttab", due: CivilDate(iso: "2026-12-01"), id: ids.make(),
+            eventID: ids.make(), by: "camille", at: "2026-11-21T10:00:00.000Z")
         try board.add(title: "Second", id: ids.make(), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:01.000Z")
         try board.move(board.tasks[1].id, to: .doing, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:02.000Z")
         return board
@@ -53,7 +55,8 @@ import Testing
     @Test func unknownFieldsFromANewerWriterAreKept() throws {
         let bytes = BoardEncoder.encode(try sample())
         var text = String(decoding: bytes, as: UTF8.self)
-        text = text.replacingOccurrences(of: "\"schemaVersion\": 1,", with: "\"schemaVersion\": 1,\n  \"sync\": {\"peers\": [1.50, true, null, \"x\"]},")
+        text = text.replacingOccurrences(
+            of: "\"schemaVersion\": 1,", with: "\"schemaVersion\": 1,\n  \"sync\": {\"peers\": [1.50, true, null, \"x\"]},")
         text = text.replacingOccurrences(of: "\"title\": \"Second\",", with: "\"title\": \"Second\",\n      \"color\": \"blue\",")
         var board = try decode(text)
         try board.add(title: "New", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-22T00:00:00.000Z")
@@ -98,7 +101,8 @@ import Testing
         #expect(reason(conflicted)?.0 == .conflictMarkers)
         #expect(reason(conflicted)?.1 == 1)
         #expect(reason(good.replacingOccurrences(of: "\"state\": \"doing\"", with: "\"state\": \"DOING\""))?.0 == .field("state"))
-        #expect(reason(good.replacingOccurrences(of: "\"due\": \"2026-12-01\"", with: "\"due\": \"2026-02-30\""))?.0 == .field("due"))
+        #expect(
+            reason(good.replacingOccurrences(of: "\"due\": \"2026-12-01\"", with: "\"due\": \"2026-02-30\""))?.0 == .field("due"))
         #expect(reason("{\"schemaVersion\": 1, \"tasks\": []}")?.0 == .field("id"))
         #expect(reason("[]")?.0 == .syntax)
         #expect(reason("{\"id\": \"bad\\ud800\", \"schemaVersion\": 1, \"tasks\": []}")?.0 == .syntax)
@@ -132,13 +136,19 @@ import Testing
         "{\"history\": \(history), \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 1, \"tasks\": []}"
     }
 
-    @Test(arguments: ["[]", "[ ]", "[{}]", "[[]]", "[{\"a\": [1, 2.5e3, -0, true, false, null, \"x\\\"y\"]}]", "[{\"a\": {\"b\": {}}}, {\"c\": \"한국어\"}]", "[\n        {\n          \"k\": \"v\"\n        }\n      ]"])
+    @Test(arguments: [
+        "[]", "[ ]", "[{}]", "[[]]", "[{\"a\": [1, 2.5e3, -0, true, false, null, \"x\\\"y\"]}]",
+        "[{\"a\": {\"b\": {}}}, {\"c\": \"한국어\"}]", "[\n        {\n          \"k\": \"v\"\n        }\n      ]",
+    ])
     func validHistoriesAreSkipped(_ history: String) throws {
         let board = try BoardDecoder.decode(Array(board(history: history).utf8), path: "b")
         #expect(board.tasks.isEmpty)
     }
 
-    @Test(arguments: ["[1,]", "[,1]", "[{\"a\": 1,}]", "[{\"a\" 1}]", "[{a: 1}]", "[{\"a\": 1]", "[{\"a\": 1}", "[01]", "[\"\\q\"]", "[\"tab\there\"]", "[tru]", "[1 2]", "{}"])
+    @Test(arguments: [
+        "[1,]", "[,1]", "[{\"a\": 1,}]", "[{\"a\" 1}]", "[{a: 1}]", "[{\"a\": 1]", "[{\"a\": 1}", "[01]", "[\"\\q\"]",
+        "[\"tab\there\"]", "[tru]", "[1 2]", "{}",
+    ])
     func brokenHistoriesAreRefused(_ history: String) {
         #expect(throws: PMError.self) { try BoardDecoder.decode(Array(board(history: history).utf8), path: "b") }
     }

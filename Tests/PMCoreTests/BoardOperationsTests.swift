@@ -16,7 +16,9 @@ import Testing
 
     @Test func addingPutsATaskInTodoAndRecordsWhoAndWhen() throws {
         var board = Board(id: ids.make())
-        let task = try board.add(title: "Write report", body: "Q3", due: CivilDate(year: 2026, month: 12, day: 1), id: ids.make(), eventID: ids.make(), by: "camille", at: now)
+        let task = try board.add(
+            title: "Write report", body: "Q3", due: CivilDate(year: 2026, month: 12, day: 1), id: ids.make(), eventID: ids.make(),
+            by: "camille", at: now)
         #expect(board.tasks == [task])
         #expect(task.state == .todo)
         #expect(task.createdAt == now && task.updatedAt == now)
@@ -68,7 +70,9 @@ import Testing
     @Test func unknownIDsAreRefused() throws {
         var board = try board()
         let stranger = ids.make()
-        #expect(throws: PMError.taskNotFound(stranger.rawValue)) { try board.delete(stranger, eventID: ids.make(), by: "x", at: now) }
+        #expect(throws: PMError.taskNotFound(stranger.rawValue)) {
+            try board.delete(stranger, eventID: ids.make(), by: "x", at: now)
+        }
     }
 
     @Test(arguments: ["", "   ", "\t"])
@@ -85,7 +89,8 @@ import Testing
             try board.add(title: String(repeating: "é", count: 201), id: ids.make(), eventID: ids.make(), by: "x", at: now)
         }
         #expect(throws: PMError.bodyTooLong(length: 1001, limit: 1000)) {
-            try board.add(title: "t", body: String(repeating: "b", count: 1001), id: ids.make(), eventID: ids.make(), by: "x", at: now)
+            try board.add(
+                title: "t", body: String(repeating: "b", count: 1001), id: ids.make(), eventID: ids.make(), by: "x", at: now)
         }
     }
 

@@ -11,7 +11,9 @@ import Testing
     let ids = CountingIDs()
 
     func store(_ dir: TemporaryDirectory, _ fs: FileSystem = PosixFileSystem(), timeout: Int = 200) -> BoardStore {
-        BoardStore(path: dir.file("board.json"), fileSystem: fs, lockTimeoutMilliseconds: timeout, sleep: { usleep(useconds_t($0 * 1000)) })
+        BoardStore(
+            path: dir.file("board.json"), fileSystem: fs, lockTimeoutMilliseconds: timeout,
+            sleep: { usleep(useconds_t($0 * 1000)) })
     }
 
     func add(_ title: String, to store: BoardStore) throws {
@@ -108,7 +110,9 @@ import Testing
         let text = String(decoding: try #require(dir.read("board.json")), as: UTF8.self)
             .replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
         dir.write("board.json", text)
-        #expect(throws: PMError.newerSchema(path: dir.file("board.json"), found: 2, supported: 1)) { try add("x", to: store(dir)) }
+        #expect(throws: PMError.newerSchema(path: dir.file("board.json"), found: 2, supported: 1)) {
+            try add("x", to: store(dir))
+        }
         #expect(dir.read("board.json") == Data(text.utf8))
     }
 
@@ -122,7 +126,9 @@ import Testing
     @Test func aSymlinkIsFollowedAndItsTargetReplaced() throws {
         let dir = TemporaryDirectory()
         let store = BoardStore(path: dir.file("real.json"), sleep: { _ in })
-        try store.update(newBoardID: ids.make()) { try $0.add(title: "a", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z") }
+        try store.update(newBoardID: ids.make()) {
+            try $0.add(title: "a", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
+        }
         try FileManager.default.createSymbolicLink(atPath: dir.file("board.json"), withDestinationPath: "real.json")
         try add("b", to: self.store(dir))
         let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("board.json"))

@@ -16,7 +16,10 @@ import Testing
         #expect(try DateInput.parse("2028-02-29", today: today) == CivilDate(year: 2028, month: 2, day: 29))
     }
 
-    @Test(arguments: ["2026-02-30", "2026-13-01", "2027-02-29", "2026-00-10", "garbage", "", "+d", "+-3d", "2026-1-1", "+99999999d", "yesterday"])
+    @Test(arguments: [
+        "2026-02-30", "2026-13-01", "2027-02-29", "2026-00-10", "garbage", "", "+d", "+-3d", "2026-1-1", "+99999999d",
+        "yesterday",
+    ])
     func otherFormsAreRefused(_ text: String) {
         #expect(throws: PMError.invalidDate(text)) { try DateInput.parse(text, today: today) }
     }
@@ -32,7 +35,9 @@ import Testing
 
 @Suite struct OverdueTests {
     func task(due: String, state: TaskState = .todo) -> BoardTask {
-        BoardTask(id: TaskID("00000000-0000-4000-8000-000000000001")!, title: "t", state: state, due: CivilDate(iso: due), createdAt: "x", updatedAt: "x")
+        BoardTask(
+            id: TaskID("00000000-0000-4000-8000-000000000001")!, title: "t", state: state, due: CivilDate(iso: due),
+            createdAt: "x", updatedAt: "x")
     }
 
     func today(_ instant: String, _ zone: String) -> CivilDate {
@@ -44,7 +49,9 @@ import Testing
         #expect(!task(due: "2026-11-21").isOverdue(today: today))
         #expect(task(due: "2026-11-20").isOverdue(today: today))
         #expect(!task(due: "2026-11-20", state: .done).isOverdue(today: today))
-        #expect(!BoardTask(id: TaskID("00000000-0000-4000-8000-000000000001")!, title: "t", createdAt: "x", updatedAt: "x").isOverdue(today: today))
+        #expect(
+            !BoardTask(id: TaskID("00000000-0000-4000-8000-000000000001")!, title: "t", createdAt: "x", updatedAt: "x").isOverdue(
+                today: today))
     }
 
     @Test func seoulAndLosAngelesRightlyDisagreeAtTheSameInstant() {
@@ -73,7 +80,8 @@ import Testing
         #expect(Timestamp.string(from: a) == "2026-11-21T10:00:00.000Z")
         #expect(Timestamp.parse("2026-11-21T19:00:00+09:00", timeZone: utc) == a)
         #expect(Timestamp.parse("2026-11-21T19:00:00", timeZone: seoul) == a)
-        #expect(Timestamp.parse("2026-11-21T10:00:00.250Z", timeZone: utc)?.timeIntervalSince1970 == a.timeIntervalSince1970 + 0.25)
+        #expect(
+            Timestamp.parse("2026-11-21T10:00:00.250Z", timeZone: utc)?.timeIntervalSince1970 == a.timeIntervalSince1970 + 0.25)
         #expect(Timestamp.parse("2026-11-21T25:00:00Z", timeZone: utc) == nil)
         #expect(Timestamp.parse("yesterday", timeZone: utc) == nil)
     }

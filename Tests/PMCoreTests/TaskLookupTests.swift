@@ -6,7 +6,9 @@ import Testing
     func board(_ ids: [String]) throws -> Board {
         var board = Board(id: try #require(TaskID("ffffffff-0000-4000-8000-000000000000")))
         for (n, id) in ids.enumerated() {
-            try board.add(title: "task \(n)", id: try #require(TaskID(id)), eventID: try #require(TaskID(id)), by: "x", at: "2026-01-01T00:00:00.000Z")
+            try board.add(
+                title: "task \(n)", id: try #require(TaskID(id)), eventID: try #require(TaskID(id)), by: "x",
+                at: "2026-01-01T00:00:00.000Z")
         }
         return board
     }

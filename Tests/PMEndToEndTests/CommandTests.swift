@@ -51,7 +51,9 @@ import Testing
         #expect(array.first?["due"] as? String == "2026-11-20")
         #expect(!json.stdout.contains("할 일"))
         let filtered = try pm.run(["list", "--json", "--state", "done", "--state", "en cours"])
-        let states = try #require(try JSONSerialization.jsonObject(with: Data(filtered.stdout.utf8)) as? [[String: Any]]).map { $0["state"] as? String }
+        let states = try #require(try JSONSerialization.jsonObject(with: Data(filtered.stdout.utf8)) as? [[String: Any]]).map {
+            $0["state"] as? String
+        }
         #expect(states == ["doing", "doing", "done"])
     }
 
@@ -95,7 +97,10 @@ import Testing
     }
 
     @Test func errorsAreLocalizedWithTheirExitCodes() throws {
-        for (language, notFound) in [("en_US.UTF-8", "No task matches 'abcd'."), ("fr_FR.UTF-8", "Aucune tâche ne correspond à « abcd »."), ("ko_KR.UTF-8", "'abcd'에 해당하는 작업이 없습니다.")] {
+        for (language, notFound) in [
+            ("en_US.UTF-8", "No task matches 'abcd'."), ("fr_FR.UTF-8", "Aucune tâche ne correspond à « abcd »."),
+            ("ko_KR.UTF-8", "'abcd'에 해당하는 작업이 없습니다."),
+        ] {
             let pm = PMBinary(language: language)
             try pm.run(["add", "t"])
             let run = try pm.run(["show", "abcd"])

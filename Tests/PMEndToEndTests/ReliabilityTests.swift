@@ -8,7 +8,8 @@ import Testing
 @Suite struct ReliabilityTests {
     func titles(_ pm: PMBinary) throws -> [String] {
         let run = try pm.run(["list", "--json"])
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stderr)")
+        let array = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stderr)")
         return array.compactMap { $0["title"] as? String }
     }
 
@@ -63,11 +64,20 @@ import Testing
 
     static let damaged: [(name: String, content: [UInt8], message: String, status: Int32)] = [
         ("empty", [], "the file is empty", 65),
-        ("truncated", Array("{\n  \"history\": [],\n  \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\",\n  \"tasks\": [\n    {".utf8), "ends too early", 65),
+        (
+            "truncated",
+            Array("{\n  \"history\": [],\n  \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\",\n  \"tasks\": [\n    {".utf8),
+            "ends too early", 65
+        ),
         ("conflict", Array("<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n".utf8), "git conflict markers", 65),
         ("garbage", Array("tasks: - buy milk\n".utf8), "line 1, column 1", 65),
         ("utf8", Array("{\"id\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8), "not valid UTF-8 at byte 8", 65),
-        ("newer", Array("{\"history\": [], \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 99, \"tasks\": [], \"future\": 1}\n".utf8), "written by a newer pm (format 99", 65),
+        (
+            "newer",
+            Array(
+                "{\"history\": [], \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 99, \"tasks\": [], \"future\": 1}\n"
+                    .utf8), "written by a newer pm (format 99", 65
+        ),
         ("missingField", Array("{\"schemaVersion\": 1, \"tasks\": []}".utf8), "'id'", 65),
     ]
 
@@ -76,7 +86,9 @@ import Testing
         let (name, content, message, status) = Self.damaged[index]
         let pm = PMBinary()
         try Data(content).write(to: URL(fileURLWithPath: pm.boardPath))
-        for arguments in [["add", "new task"], ["move", "3f2a", "done"], ["edit", "3f2a", "--title", "x"], ["delete", "3f2a"]] {
+        for arguments in [
+            ["add", "new task"], ["move", "3f2a", "done"], ["edit", "3f2a", "--title", "x"], ["delete", "3f2a"],
+        ] {
             let run = try pm.run(arguments)
             #expect(run.status == status, "\(name) \(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains(message), "\(name): \(run.stderr)")
@@ -133,7 +145,8 @@ import Testing
         try pm.useSampleBoard()
         var text = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"revision\": 6,", with: "\"revision\": 6,\n  \"syncPeers\": [\"laptop\"],")
-        text = text.replacingOccurrences(of: "\"title\": \"Release 1.0\",", with: "\"title\": \"Release 1.0\",\n      \"labels\": [\"v1\"],")
+        text = text.replacingOccurrences(
+            of: "\"title\": \"Release 1.0\",", with: "\"title\": \"Release 1.0\",\n      \"labels\": [\"v1\"],")
         try Data(text.utf8).write(to: URL(fileURLWithPath: pm.boardPath))
         #expect(try pm.run(["move", "a1b2", "todo"]).status == 0)
         let after = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)

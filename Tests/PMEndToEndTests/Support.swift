@@ -58,7 +58,8 @@ struct PMBinary {
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Run(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// Copies the sample multilingual board from Resources/ to this run's board path.
@@ -67,5 +68,6 @@ struct PMBinary {
         try FileManager.default.copyItem(at: sample, to: URL(fileURLWithPath: boardPath))
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 }

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct ICUTests {
     func medium(_ locale: String, _ millis: Double, time: Bool = false, zone: String = "UTC") -> String? {
-        ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: time ? .short : .none, timeZone: zone)?.string(millisecondsSince1970: millis)
+        ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: time ? .short : .none, timeZone: zone)?.string(
+            millisecondsSince1970: millis)
     }
 
     // 2026-11-21T19:05:00Z

@@ -5,7 +5,8 @@ import Testing
     func parse(_ text: String) -> ParsedStringsTable { StringsTableParser.parse(bytes: Array(text.utf8)) }
 
     @Test func entriesCommentsAndEscapesAreRead() {
-        let table = parse("""
+        let table = parse(
+            """
             /* block
                comment */
             "a" = "one"; // trailing
@@ -24,7 +25,8 @@ import Testing
     }
 
     @Test func everyProblemIsReportedWithItsLineAndLaterEntriesSurvive() {
-        let table = parse("""
+        let table = parse(
+            """
             "ok1" = "a";
             "noSemicolon" = "b"
             "ok2" = "c";
