@@ -207,3 +207,42 @@ import Testing
         #expect(korean.stdout.contains("할 일 (3)") && korean.stdout.contains("2026. 11. 20. (마감 지남)"))
     }
 }
+
+@Suite struct SchemaTests {
+    /// The board pm writes, and the shipped sample, validate against Resources/board.schema.json
+    /// (checked by Python's jsonschema, an independent implementation).
+    @Test func writtenBoardsMatchTheSchema() throws {
+        let pm = PMBinary()
+        try pm.useSampleBoard()
+        try pm.run(["add", "new", "--due", "2026-12-24", "--body", "b"])
+        try pm.run(["move", "3f2a", "done"])
+        try pm.run(["edit", "8c1d", "--no-due", "--title", "renamed"])
+        try pm.run(["rm", "a1b2"])
+        let schema = PMBinary.packageRoot.appendingPathComponent("Resources/board.schema.json").path
+        let sample = PMBinary.packageRoot.appendingPathComponent("Resources/sample-board.json").path
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            for path in sys.argv[2:]:
+                jsonschema.validate(json.load(open(path)), schema)
+            bad = json.load(open(sys.argv[2])); bad["tasks"][0]["state"] = "DOING"
+            try:
+                jsonschema.validate(bad, schema)
+                sys.exit("schema accepted a translated state")
+            except jsonschema.ValidationError:
+                pass
+            print("ok")
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, schema, pm.boardPath, sample]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("ok"))
+    }
+}
