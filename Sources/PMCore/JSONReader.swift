@@ -301,45 +301,7 @@ struct JSONReader {
         }
     }
 
-    /// Validates and skips one value without building it.
-    mutating func skipValue(depth: Int = 0) throws {
-        guard depth < 512 else { throw failure() }
-        switch try peek() {
-        case UInt8(ascii: "{"):
-            try beginObject()
-            var first = true
-            while try skipKey(first: &first) { try skipValue(depth: depth + 1) }
-        case UInt8(ascii: "["):
-            try beginArray()
-            var first = true
-            while try nextElement(first: &first) { try skipValue(depth: depth + 1) }
-        case UInt8(ascii: "\""):
-            try skipString()
-        default:
-            _ = try readValue(depth: depth)
-        }
-    }
-
-    /// Like ``nextKey(first:)`` without building the key: true while there is one.
-    mutating func skipKey(first: inout Bool) throws -> Bool {
-        skipWhitespace()
-        guard index < bytes.count else { throw failure() }
-        if bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return false
-        }
-        if !first {
-            guard bytes[index] == UInt8(ascii: ",") else { throw failure() }
-            index += 1
-            skipWhitespace()
-        }
-        first = false
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure() }
-        try skipString()
-        try expect(UInt8(ascii: ":"))
-        return true
-    }
-
+    /// Validates and skips a string, starting at its opening quote.
     mutating func skipString() throws {
         let start = index
         index += 1
