@@ -9,7 +9,9 @@ public struct PM: ParsableCommand {
             commandName: "pm",
             abstract: help(.helpCommandRoot),
             version: "0.1.0",
-            subcommands: [Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self]
+            subcommands: [
+                Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
+            ]
         )
     }
 
@@ -29,9 +31,66 @@ extension ProcessContext {
         try store().load() ?? Board(id: environment.makeID())
     }
 
-    /// Changes the board under the lock and saves it.
+    /// This user's undo store for a board.
+    func undoStore(for board: Board) -> UndoStore {
+        UndoStore(stateDirectory: environment.stateDirectory, boardID: board.id, user: environment.user)
+    }
+
+    /// Changes the board under the lock, saves it, and records the change on
+    /// this user's undo stack (which clears their redo stack).
     func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
-        try store().update(newBoardID: environment.makeID(), body)
+        var undo: UndoStore?
+        var state = UndoState()
+        var transitions: [Transition] = []
+        return try store().update(
+            newBoardID: environment.makeID(),
+            { board in
+                let store = undoStore(for: board)
+                // A damaged undo file refuses the change before the board is touched.
+                state = try store.load()
+                undo = store
+                let before = board.tasks
+                let result = try body(&board)
+                transitions = board.history.appended.map { event in
+                    Transition(
+                        from: before.first { $0.id == event.taskID }, to: board.task(event.taskID), eventID: event.id,
+                        at: event.at)
+                }
+                return result
+            },
+            afterSave: { _ in
+                guard let undo, !transitions.isEmpty else { return }
+                state.record(transitions)
+                try undo.save(state)
+            })
+    }
+
+    /// Reverts this user's last change (`redo: false`) or last undo (`redo: true`).
+    /// - Returns: the history event recording what it did.
+    func undoOrRedo(redo: Bool) throws -> HistoryEvent {
+        var undo: UndoStore?
+        var state = UndoState()
+        return try store().update(
+            newBoardID: environment.makeID(),
+            { board in
+                let store = undoStore(for: board)
+                state = try store.load()
+                undo = store
+                guard let last = redo ? state.redo.last : state.undo.last else {
+                    throw redo ? PMError.nothingToRedo : PMError.nothingToUndo
+                }
+                let made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now)
+                if redo {
+                    state.redo.removeLast()
+                    state.undo.append(made)
+                } else {
+                    state.undo.removeLast()
+                    state.redo.append(made)
+                }
+                guard let event = board.history.appended.last else { throw PMError.nothingToUndo }
+                return event
+            },
+            afterSave: { _ in try undo?.save(state) })
     }
 
     /// A title as printed in a sentence: escaped, never raw.

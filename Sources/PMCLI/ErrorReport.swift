@@ -19,22 +19,29 @@ enum ErrorReport {
     }
 
     /// The message lines (without the `pm: error:` prefix) and the exit status for `error`.
-    static func describe(_ error: Error, localizer l: Localizer) -> (lines: [String], status: ExitStatus) {
+    /// - Parameter when: renders a stored ISO 8601 time for the reader.
+    static func describe(_ error: Error, localizer l: Localizer, when: (String) -> String = { $0 }) -> (
+        lines: [String], status: ExitStatus
+    ) {
         switch error {
-        case let error as PMError: return describe(error, localizer: l)
+        case let error as PMError: return describe(error, localizer: l, when: when)
         case let error as CLIError:
             switch error {
             case .invalidEnvironment(let name, let value):
                 return ([l.string(.errorInvalidEnvironment, .text(name), .text(TextSafety.escaped(value)))], .usage)
             case .dueAndNoDue: return ([l.string(.errorDueAndNoDue)], .usage)
             case .nothingToEdit: return ([l.string(.errorNothingToEdit)], .usage)
+            case .invalidLimit(let value):
+                return ([l.string(.errorInvalidEnvironment, .text("--limit"), .text(String(value)))], .usage)
             }
         default:
             return ([l.string(.errorInternal, .text(String(describing: error)))], .internalError)
         }
     }
 
-    static func describe(_ error: PMError, localizer l: Localizer) -> (lines: [String], status: ExitStatus) {
+    static func describe(_ error: PMError, localizer l: Localizer, when: (String) -> String = { $0 }) -> (
+        lines: [String], status: ExitStatus
+    ) {
         let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
         switch error {
         case .taskNotFound(let text): return ([l.string(.errorTaskNotFound, safe(text))], .refused)
@@ -73,6 +80,12 @@ enum ErrorReport {
         case .saveFailed(let path, let call):
             return ([l.string(.errorCannotSave, safe(path), .text(describe(call, l)))], .ioError)
         case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)
+        case .nothingToUndo: return ([l.string(.errorNothingToUndo)], .refused)
+        case .nothingToRedo: return ([l.string(.errorNothingToRedo)], .refused)
+        case .undoConflict(let title, let by?, let at?):
+            return ([l.string(.errorUndoConflict, safe(title), safe(by), .text(TextSafety.escaped(when(at))))], .refused)
+        case .undoConflict(let title, _, _): return ([l.string(.errorUndoConflictUnknown, safe(title))], .refused)
+        case .stateCorrupt(let path): return ([l.string(.errorStateCorrupt, safe(path))], .badData)
         }
     }
 

@@ -37,6 +37,18 @@ struct List: PMCommand {
             columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
             overdue: listed.filter { $0.isOverdue(today: today) }.count)
         for line in lines { context.output.line(line) }
+        context.output.line(undoFooter(context.undoStore(for: board), context.localizer))
+    }
+
+    /// Whether undo and redo are available, as the apps greyed out their buttons.
+    func undoFooter(_ store: UndoStore, _ l: Localizer) -> String {
+        let state = (try? store.load()) ?? UndoState()
+        switch (state.undo.isEmpty, state.redo.isEmpty) {
+        case (false, false): return l.string(.listCanUndoAndRedo)
+        case (false, true): return l.string(.listCanUndo)
+        case (true, false): return l.string(.listCanRedo)
+        case (true, true): return l.string(.listNoUndo)
+        }
     }
 
     /// Default: by deadline (none last), then creation. `title` uses the reader's collation.

@@ -35,7 +35,11 @@ public enum PMMain {
             print(PM.fullMessage(for: error))
             exit(0)
         } catch {
-            let (lines, status) = ErrorReport.describe(error, localizer: localizer)
+            let variables = ProcessContext.variables
+            let style = TextStyle(
+                color: false, formatLocale: LanguageResolver.formatLocale(environment: variables),
+                timeZoneID: ProcessContext.timeZone(variables["TZ"]).identifier)
+            let (lines, status) = ErrorReport.describe(error, localizer: localizer, when: style.dateTime)
             var text = localizer.string(.errorFormat, .text(lines.first ?? ""))
             for line in lines.dropFirst() { text += "\n" + line }
             Output().errorLine(text)

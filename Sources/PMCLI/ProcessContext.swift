@@ -104,6 +104,8 @@ enum CLIError: Error {
     case dueAndNoDue
     /// `pm edit` with nothing to change.
     case nothingToEdit
+    /// `--limit` below 1.
+    case invalidLimit(Int)
 }
 
 /// Where text goes: standard output (buffered, written once at the end) and

@@ -66,6 +66,20 @@ public struct HistoryLog: Equatable, Sendable {
         appended.append(event)
     }
 
+    /// The newest `limit` events, newest first, decoding only those.
+    /// - Throws: ``PMError/boardCorrupt`` when a stored event is malformed.
+    public func recentEvents(limit: Int) throws -> [HistoryEvent] {
+        let fromAppended = Array(appended.suffix(limit).reversed())
+        let wanted = limit - fromAppended.count
+        guard wanted > 0 else { return fromAppended }
+        return fromAppended + (try BoardDecoder.decodeHistory(storedJSON, last: wanted).reversed())
+    }
+
+    /// How many events there are.
+    public func count() throws -> Int {
+        try BoardDecoder.historyElementStarts(storedJSON).count + appended.count
+    }
+
     /// Every event, oldest first, decoding the stored ones.
     /// - Throws: ``PMError/boardCorrupt`` when a stored event is malformed.
     public func events() throws -> [HistoryEvent] {

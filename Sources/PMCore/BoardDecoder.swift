@@ -28,6 +28,41 @@ public enum BoardDecoder {
         }
     }
 
+    /// Where each element of the stored `history` array starts, after checking the array's syntax.
+    static func historyElementStarts(_ bytes: ArraySlice<UInt8>) throws -> [Int] {
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                var reader = JSONReader(buffer)
+                var starts: [Int] = []
+                try reader.beginArray()
+                var first = true
+                while try reader.nextElement(first: &first) {
+                    reader.skipWhitespace()
+                    starts.append(reader.index)
+                    try reader.skipValueFast()
+                }
+                return starts
+            }
+        } catch let failure as JSONReader.Failure {
+            throw describe(failure, in: Array(bytes), path: "history")
+        }
+    }
+
+    /// Decodes only the last `count` events of the stored `history` array, oldest first.
+    static func decodeHistory(_ bytes: ArraySlice<UInt8>, last count: Int) throws -> [HistoryEvent] {
+        let starts = try historyElementStarts(bytes)
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                try starts.suffix(count).map { start in
+                    var reader = JSONReader(buffer, at: start)
+                    return try readEvent(&reader)
+                }
+            }
+        } catch let failure as JSONReader.Failure {
+            throw describe(failure, in: Array(bytes), path: "history")
+        }
+    }
+
     /// Decodes the stored `history` array.
     static func decodeHistory(_ bytes: ArraySlice<UInt8>) throws -> [HistoryEvent] {
         do {
@@ -137,7 +172,7 @@ public enum BoardDecoder {
         return tasks
     }
 
-    private static func readTask(_ reader: inout JSONReader) throws -> BoardTask {
+    static func readTask(_ reader: inout JSONReader) throws -> BoardTask {
         var id: TaskID?
         var title: String?
         var body = ""
@@ -177,7 +212,7 @@ public enum BoardDecoder {
             updatedAt: updatedAt ?? createdAt, unknownFields: unknown)
     }
 
-    private static func readEvent(_ reader: inout JSONReader) throws -> HistoryEvent {
+    static func readEvent(_ reader: inout JSONReader) throws -> HistoryEvent {
         var id: TaskID?
         var at: String?
         var by = ""
@@ -224,13 +259,13 @@ public enum BoardDecoder {
 
     // MARK: Fields
 
-    private static func readString(_ reader: inout JSONReader, field: String) throws -> String {
+    static func readString(_ reader: inout JSONReader, field: String) throws -> String {
         let start = reader.index
         guard try reader.peek() == UInt8(ascii: "\"") else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
         return try reader.readString()
     }
 
-    private static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {
+    static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {
         _ = try reader.peek()
         let start = reader.index
         guard let id = TaskID(try readString(&reader, field: field)) else {

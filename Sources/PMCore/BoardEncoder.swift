@@ -266,7 +266,7 @@ public enum TaskJSON {
     public static func object(_ task: BoardTask, today: CivilDate) -> String {
         var writer = JSONWriter()
         BoardEncoder.writeTask(task, overdue: task.isOverdue(today: today), into: &writer, level: 0)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
     }
 
     /// An array of task objects, in the given order.
@@ -277,5 +277,17 @@ public enum TaskJSON {
             BoardEncoder.writeTask(tasks[index], overdue: tasks[index].isOverdue(today: today), into: &writer, level: 1)
         }
         return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// The `--json` form of history events: as stored, never translated.
+public enum HistoryJSON {
+    /// An array of events, in the given order.
+    public static func array(_ events: [HistoryEvent]) -> String {
+        var writer = JSONWriter()
+        writer.array(count: events.count, level: 0) { writer, index in
+            BoardEncoder.writeEvent(events[index], into: &writer, level: 1)
+        }
+        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
     }
 }

@@ -38,7 +38,11 @@ public struct BoardStore: Sendable {
     /// A missing file starts as an empty board with `newBoardID`. Nothing is
     /// written when `change` throws.
     /// - Returns: what `change` returned.
-    public func update<Result>(newBoardID: TaskID, _ change: (inout Board) throws -> Result) throws -> Result {
+    /// - Parameter afterSave: runs once the new board is in place, still under
+    ///   the lock (for per-user state that must follow the board, like undo).
+    public func update<Result>(
+        newBoardID: TaskID, _ change: (inout Board) throws -> Result, afterSave: (Board) throws -> Void = { _ in }
+    ) throws -> Result {
         let target = try targetPath()
         let directory = Self.directory(of: target)
         do {
@@ -48,7 +52,8 @@ public struct BoardStore: Sendable {
         }
         let lock = try acquireLock(target + ".lock")
         defer { try? fileSystem.close(lock) }
-        removeStaleTemporaryFiles(of: target)
+        let writer = AtomicFileWriter(fileSystem: fileSystem)
+        writer.removeStaleTemporaryFiles(of: target)
         for _ in 0..<3 {
             let current = try read(target)
             var board = current?.board ?? Board(id: newBoardID)
@@ -57,7 +62,13 @@ public struct BoardStore: Sendable {
             }
             let result = try change(&board)
             board.revision += 1
-            if try write(BoardEncoder.encodeChunks(board), to: target, replacing: current?.status) {
+            // Before the rename, the board must still be the file that was read:
+            // a shared folder that ignores locks makes pm start over, never overwrite.
+            let written = try writer.write(BoardEncoder.encodeChunks(board), to: target, mode: current?.status.mode ?? 0o644) {
+                try fileSystem.status(target) == current?.status
+            }
+            if written {
+                try afterSave(board)
                 return result
             }
         }
@@ -95,6 +106,7 @@ public struct BoardStore: Sendable {
         throw PMError.readFailed(path: path, SystemCallError(call: "readlink", code: 40))  // ELOOP
     }
 
+    /// The directory part of a path (`.` for a bare name).
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
@@ -136,50 +148,6 @@ public struct BoardStore: Sendable {
         // Tell a waiting pm who holds the lock; not needed for correctness.
         try? fileSystem.overwrite(descriptor, with: Array("\(fileSystem.processID)\n".utf8))
         return descriptor
-    }
-
-    // MARK: Writing
-
-    private func temporaryPrefix(of target: String) -> String {
-        Self.directory(of: target) + "/." + Self.fileName(of: target) + ".tmp-"
-    }
-
-    /// Under the lock, any temp file is a leftover of a killed writer.
-    private func removeStaleTemporaryFiles(of target: String) {
-        let prefix = "." + Self.fileName(of: target) + ".tmp-"
-        let directory = Self.directory(of: target)
-        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            try? fileSystem.remove(directory + "/" + name)
-        }
-    }
-
-    /// Writes `bytes` to a temp file and renames it over `target`.
-    /// - Returns: false when the board changed since it was read (start over).
-    private func write(_ chunks: [ArraySlice<UInt8>], to target: String, replacing original: FileStatus?) throws -> Bool {
-        let temporary = temporaryPrefix(of: target) + String(fileSystem.processID)
-        var descriptor: Int32?
-        do {
-            let created = try fileSystem.createExclusive(temporary, mode: original?.mode ?? 0o644)
-            descriptor = created
-            for chunk in chunks { try fileSystem.write(created, chunk) }
-            try fileSystem.sync(created)
-            descriptor = nil
-            try fileSystem.close(created)
-            let now = try fileSystem.status(target)
-            guard now == original else {
-                try? fileSystem.remove(temporary)
-                return false
-            }
-            try fileSystem.rename(temporary, to: target)
-        } catch let error as SystemCallError {
-            if let descriptor { try? fileSystem.close(descriptor) }
-            try? fileSystem.remove(temporary)
-            throw PMError.saveFailed(path: target, error)
-        }
-        // The new board is in place; a failed directory sync cannot undo that.
-        try? fileSystem.syncDirectory(Self.directory(of: target))
-        return true
     }
 }
 

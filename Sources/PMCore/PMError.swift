@@ -68,4 +68,12 @@ public enum PMError: Error, Equatable, Sendable {
     case saveFailed(path: String, SystemCallError)
     /// The file kept changing under pm (a shared folder that ignores locks).
     case concurrentModification(path: String)
+    /// This user has nothing to undo on this board.
+    case nothingToUndo
+    /// This user has nothing to redo on this board.
+    case nothingToRedo
+    /// The task was changed after the change to undo or redo: by whom and when, when known.
+    case undoConflict(title: String, by: String?, at: String?)
+    /// The user's undo state file cannot be read.
+    case stateCorrupt(path: String)
 }

@@ -14,6 +14,8 @@ import Testing
         ("list-doing", ["list", "--state", "doing"], [:]),
         ("show-body", ["show", "3f2a"], ["TZ": "Asia/Seoul"]),
         ("show-escaped", ["show", "b2c3", "--color", "never"], [:]),
+        ("history", ["history", "--limit", "12"], ["TZ": "Asia/Seoul"]),
+        ("history-la", ["history", "--limit", "3"], ["TZ": "America/Los_Angeles"]),
     ]
 
     @Test(arguments: ["en", "fr", "ko"])
@@ -21,6 +23,20 @@ import Testing
         let update = ProcessInfo.processInfo.environment["PM_UPDATE_GOLDEN"] == "1"
         let pm = PMBinary(language: Self.languages[language] ?? "C")
         try pm.useSampleBoard()
+        // A fixed story for the history: every kind of change, an undo, by two people.
+        let story: [([String], String, String)] = [
+            (["move", "3f2a", "doing"], "ji-woo", "2026-11-21T08:00:00Z"),
+            (["edit", "8c1d", "--title", "디자인 검토", "--due", "2026-12-03"], "ji-woo", "2026-11-21T08:30:00Z"),
+            (["edit", "3f2b", "--body", "Salle 4"], "camille", "2026-11-21T09:00:00Z"),
+            (["move", "a1b2", "todo"], "camille", "2026-11-21T09:15:00Z"),
+            (["undo"], "camille", "2026-11-21T09:16:00Z"),
+            (["delete", "9d0e"], "ji-woo", "2026-11-21T09:30:00Z"),
+            (["edit", "3f2a", "--no-due"], "ji-woo", "2026-11-21T09:45:00Z"),
+        ]
+        for (arguments, user, time) in story {
+            let run = try pm.run(arguments, ["PM_USER": user, "PM_NOW": time, "LANG": "C"])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
         let fixtures = PMBinary.packageRoot.appendingPathComponent("Tests/PMEndToEndTests/Fixtures/\(language)")
         try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
         for golden in Self.cases {

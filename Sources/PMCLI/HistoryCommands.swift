@@ -1,0 +1,109 @@
+import ArgumentParser
+import PMCore
+import PMLocalization
+
+struct History: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandHistory)) }
+
+    @Option(help: ArgumentHelp(help(.helpLimit))) var limit: Int = 20
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        guard limit > 0 else { throw CLIError.invalidLimit(limit) }
+        let board = try context.loadBoard()
+        let events = try board.history.recentEvents(limit: limit)
+        if common.json {
+            context.output.line(HistoryJSON.array(events))
+            return
+        }
+        guard !events.isEmpty else {
+            context.output.line(context.localizer.string(.historyEmpty))
+            return
+        }
+        let view = HistoryView(localizer: context.localizer, style: context.style(color: common.useColor(context)))
+        for line in view.lines(events) { context.output.line(line) }
+    }
+}
+
+struct Undo: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandUndo)) }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let event = try context.undoOrRedo(redo: false)
+        let view = HistoryView(localizer: context.localizer, style: context.style(color: false))
+        context.output.line(
+            common.json ? HistoryJSON.array([event]) : context.localizer.string(.messageUndone, .text(view.sentence(event))))
+    }
+}
+
+struct Redo: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandRedo)) }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let event = try context.undoOrRedo(redo: true)
+        let view = HistoryView(localizer: context.localizer, style: context.style(color: false))
+        context.output.line(
+            common.json ? HistoryJSON.array([event]) : context.localizer.string(.messageRedone, .text(view.sentence(event))))
+    }
+}
+
+/// Renders history events in the reader's language, at read time.
+struct HistoryView {
+    var localizer: Localizer
+    var style: TextStyle
+
+    func lines(_ events: [HistoryEvent]) -> [String] {
+        events.map { event in
+            localizer.string(
+                .historyLine, .text(style.dim(style.dateTime(event.at))), .text(TextSafety.escaped(event.by)),
+                .text(sentence(event)))
+        }
+    }
+
+    /// What happened, as a sentence: `Moved 'X' from TODO to DOING.`
+    func sentence(_ event: HistoryEvent) -> String {
+        let l = localizer
+        let title = MessageArgument.text(TextSafety.escaped(event.title))
+        func column(_ state: TaskState?) -> MessageArgument { .text(l.string(StateNames.key(state ?? .todo))) }
+        switch event.action {
+        case .added: return l.string(.historyAdded, title)
+        case .removed: return l.string(.historyRemoved, title, column(event.from))
+        case .moved:
+            return ([l.string(.historyMoved, title, column(event.from), column(event.to))] + changes(event)).joined(
+                separator: " ")
+        case .edited:
+            let sentences = changes(event)
+            return sentences.isEmpty ? l.string(.messageEdited, title) : sentences.joined(separator: " ")
+        }
+    }
+
+    private func changes(_ event: HistoryEvent) -> [String] {
+        let l = localizer
+        return event.changes.map { change in
+            switch change.field {
+            case "title":
+                return l.string(.historyRenamed, .text(text(change.from)), .text(text(change.to)))
+            case "due":
+                return l.string(
+                    .historyDueChanged, .text(TextSafety.escaped(event.title)), .text(date(change.from)), .text(date(change.to)))
+            default:
+                return l.string(.historyBodyChanged, .text(TextSafety.escaped(event.title)))
+            }
+        }
+    }
+
+    private func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return TextSafety.escaped(text) }
+        return ""
+    }
+
+    private func date(_ value: JSONValue) -> String {
+        guard case .string(let text) = value else { return localizer.string(.showNoDue) }
+        guard let date = CivilDate(iso: text) else { return TextSafety.escaped(text) }
+        return style.date(date)
+    }
+}

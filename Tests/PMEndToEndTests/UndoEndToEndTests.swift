@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// Undo and redo across separate processes: the stacks live in each user's
+/// state directory, keyed by the board's id.
+@Suite struct UndoEndToEndTests {
+    func json(_ pm: PMBinary, _ extra: [String: String] = [:]) throws -> [[String: Any]] {
+        let run = try pm.run(["list", "--json"], extra)
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stderr)")
+    }
+
+    func titles(_ pm: PMBinary) throws -> [String] { try json(pm).compactMap { $0["title"] as? String } }
+
+    @Test func everyKindOfChangeIsUndoneAndRedone() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Write report", "--due", "2026-12-01", "--body", "b"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["move", id, "doing"])
+        try pm.run(["edit", id, "--title", "Renamed", "--no-due"])
+        let full = try #require(json(pm).first?["id"] as? String)
+        try pm.run(["delete", id])
+        #expect(try titles(pm).isEmpty)
+
+        let undoDelete = try pm.run(["undo"])
+        #expect(undoDelete.stdout == "Undid your last change: Added 'Renamed'.\n")
+        #expect(try json(pm).first?["id"] as? String == full, "the task comes back with its id")
+        #expect(try pm.run(["undo"]).stdout.contains("Renamed 'Renamed' to 'Write report'."))
+        #expect(try json(pm).first?["due"] as? String == "2026-12-01")
+        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Moved 'Write report' from DOING to TODO.\n")
+        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Removed 'Write report' from TODO.\n")
+        #expect(try titles(pm).isEmpty)
+        let nothing = try pm.run(["undo"])
+        #expect(nothing.status == 1 && nothing.stderr.contains("Nothing to undo"))
+
+        #expect(try pm.run(["redo"]).stdout == "Redid your last undone change: Added 'Write report'.\n")
+        #expect(try json(pm).first?["id"] as? String == full)
+        try pm.run(["redo"])
+        #expect(try json(pm).first?["state"] as? String == "doing")
+        try pm.run(["redo"])
+        try pm.run(["redo"])
+        #expect(try titles(pm).isEmpty)
+        #expect(try pm.run(["redo"]).status == 1)
+        let history = try pm.run(["history", "--limit", "100", "--json"])
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
+        #expect(events.count == 12, "4 changes, 4 undos and 4 redos are all in the history")
+    }
+
+    @Test func eachUserUndoesOnlyTheirOwnChanges() throws {
+        let pm = PMBinary()
+        let jiwoo = ["PM_USER": "ji-woo"]
+        let camille = ["PM_USER": "camille"]
+        try pm.run(["add", "from ji-woo"], jiwoo)
+        try pm.run(["add", "from camille"], camille)
+        let undo = try pm.run(["undo"], jiwoo)
+        #expect(undo.stdout.contains("Removed 'from ji-woo'"))
+        #expect(try titles(pm) == ["from camille"])
+        #expect(try pm.run(["undo"], jiwoo).status == 1)
+        #expect(try pm.run(["undo"], camille).status == 0)
+        #expect(try titles(pm).isEmpty)
+        // Machines sharing the file do not share stacks: another state directory has none.
+        #expect(try pm.run(["redo"], ["XDG_STATE_HOME": pm.home.file("other-machine")]).status == 1)
+    }
+
+    @Test func aConflictRefusesNamesWhoAndWhenAndChangesNothing() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Shared task"], ["PM_USER": "ji-woo"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["move", id, "doing"], ["PM_USER": "ji-woo"])
+        try pm.run(["edit", id, "--title", "Camille's version"], ["PM_USER": "camille", "PM_NOW": "2026-11-21T19:05:00Z"])
+        let board = pm.boardBytes()
+        let stateDir = pm.home.file(".local/state/pm")
+        let stateBefore = try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted().map {
+            FileManager.default.contents(atPath: stateDir + "/" + $0)
+        }
+        for (language, expected) in [
+            ("en_US.UTF-8", "'Camille's version' was changed by camille on Nov 21, 2026, 7:05\u{202F}PM. Nothing was changed."),
+            ("fr_FR.UTF-8", "« Camille's version » a été modifié par camille le 21 nov. 2026, 19:05."),
+            ("ko_KR.UTF-8", "'Camille's version'을(를) camille 님이 2026. 11. 21. 오후 7:05에 바꿨습니다."),
+        ] {
+            let run = try pm.run(["undo"], ["PM_USER": "ji-woo", "LANG": language])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains(expected), "\(language): \(run.stderr)")
+        }
+        #expect(pm.boardBytes() == board, "the board is byte-for-byte unchanged")
+        let stateAfter = try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted().map {
+            FileManager.default.contents(atPath: stateDir + "/" + $0)
+        }
+        #expect(stateAfter == stateBefore, "the stack is kept")
+        #expect(try pm.run(["undo"], ["PM_USER": "camille"]).status == 0)
+        #expect(
+            try pm.run(["undo"], ["PM_USER": "ji-woo"]).status == 0, "once camille's change is undone, ji-woo's undo goes through"
+        )
+    }
+
+    @Test func aNewChangeClearsRedo() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "one"])
+        try pm.run(["undo"])
+        #expect(try pm.run(["list"]).stdout.contains("Nothing to undo · pm redo is available."))
+        try pm.run(["add", "two"])
+        #expect(try pm.run(["list"]).stdout.contains("pm undo is available · nothing to redo."))
+        let redo = try pm.run(["redo"])
+        #expect(redo.status == 1 && redo.stderr.contains("Nothing to redo."))
+    }
+
+    @Test func aHundredUndosInARow() throws {
+        let pm = PMBinary()
+        for n in 0..<100 { try pm.run(["add", "task \(n)"]) }
+        #expect(try titles(pm).count == 100)
+        for n in (0..<100).reversed() {
+            let run = try pm.run(["undo"])
+            #expect(run.stdout == "Undid your last change: Removed 'task \(n)' from TODO.\n", "undo \(n): \(run.stderr)")
+        }
+        #expect(try titles(pm).isEmpty)
+        #expect(try pm.run(["undo"]).status == 1)
+    }
+
+    @Test func aDamagedUndoFileRefusesChangesButNotReads() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "x"])
+        let stateDir = pm.home.file(".local/state/pm")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: stateDir).first)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: stateDir + "/" + file))
+        let before = pm.boardBytes()
+        let run = try pm.run(["add", "y"])
+        #expect(run.status == 65 && run.stderr.contains("Cannot read your undo history"))
+        #expect(pm.boardBytes() == before)
+        #expect(try pm.run(["list"]).status == 0)
+        #expect(try pm.run(["undo"]).status == 65)
+    }
+}
