@@ -9,7 +9,7 @@ import json
 import random
 import sys
 
-def main(count: int, board_path: str, task_path: str) -> None:
+def main(count: int, board_path: str, task_path: str, state_path: str) -> None:
     rng = random.Random(42)
     words = ["report", "review", "deploy", "meeting", "design", "budget", "release", "검토", "회의", "디자인", "équipe", "réunion"]
     tasks, history, tw = [], [], []
@@ -46,6 +46,13 @@ def main(count: int, board_path: str, task_path: str) -> None:
         f.write("\n")
     with open(task_path, "w", encoding="utf-8") as f:
         json.dump(tw, f, ensure_ascii=False)
+    # The bench user's undo stack: task 5 was just moved from doing to its column.
+    after = tasks[4]
+    before = dict(after, state="doing")
+    state = {"redo": [], "undo": [{"at": after["updatedAt"], "event": f"e{5:07x}-0002-4000-8000-{5:012x}",
+                                   "from": before, "to": after}]}
+    with open(state_path, "w", encoding="utf-8") as f:
+        json.dump(state, f, indent=2, sort_keys=True, ensure_ascii=False)
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2], sys.argv[3])
+    main(int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4])
