@@ -11,6 +11,7 @@ public struct PM: ParsableCommand {
             version: "0.1.0",
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
+                Remind.self, Export.self,
             ]
         )
     }
@@ -93,6 +94,19 @@ extension ProcessContext {
             afterSave: { _ in try undo?.save(state) })
     }
 
+    /// A deadline as typed: ISO, today/tomorrow/+Nd, the reader's words for
+    /// today and tomorrow, or their locale's short numeric date.
+    func parseDate(_ text: String) throws -> CivilDate {
+        var words: [String: Int] = [:]
+        for (key, offset) in [(L10nKey.dateToday, 0), (.dateTomorrow, 1)] {
+            for word in localizer.string(key).split(separator: "|") {
+                words[word.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")] = offset
+            }
+        }
+        return try DateInput.parse(
+            text, today: environment.today, words: words, localFormat: LocalDateFormat(locale: formatLocale))
+    }
+
     /// A title as printed in a sentence: escaped, never raw.
     func shown(_ text: String) -> MessageArgument { .text(TextSafety.escaped(text)) }
 
@@ -109,7 +123,7 @@ struct Add: PMCommand {
 
     func run(in context: ProcessContext) throws {
         let env = context.environment
-        let deadline = try due.map { try DateInput.parse($0, today: env.today) }
+        let deadline = try due.map { try context.parseDate($0) }
         let id = env.makeID()
         let (task, shortID) = try context.change { board in
             let task = try board.add(
@@ -155,7 +169,7 @@ struct Edit: PMCommand {
         if title == nil && body == nil && due == nil && !noDue { throw CLIError.nothingToEdit }
         var change = Board.Edit(title: title, body: body)
         if noDue { change.due = .some(nil) }
-        if let due { change.due = .some(try DateInput.parse(due, today: env.today)) }
+        if let due { change.due = .some(try context.parseDate(due)) }
         let task = try context.change { board in
             let task = try TaskLookup.find(id, in: board)
             return try board.edit(task.id, change, eventID: env.makeID(), by: env.user, at: context.now)

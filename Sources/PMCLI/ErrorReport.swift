@@ -19,12 +19,14 @@ enum ErrorReport {
     }
 
     /// The message lines (without the `pm: error:` prefix) and the exit status for `error`.
-    /// - Parameter when: renders a stored ISO 8601 time for the reader.
-    static func describe(_ error: Error, localizer l: Localizer, when: (String) -> String = { $0 }) -> (
-        lines: [String], status: ExitStatus
-    ) {
+    /// - Parameters:
+    ///   - when: renders a stored ISO 8601 time for the reader.
+    ///   - formatLocale: the reader's date locale, for the example of a short date.
+    static func describe(
+        _ error: Error, localizer l: Localizer, when: (String) -> String = { $0 }, formatLocale: String = "en_US"
+    ) -> (lines: [String], status: ExitStatus) {
         switch error {
-        case let error as PMError: return describe(error, localizer: l, when: when)
+        case let error as PMError: return describe(error, localizer: l, when: when, formatLocale: formatLocale)
         case let error as CLIError:
             switch error {
             case .invalidEnvironment(let name, let value):
@@ -39,9 +41,9 @@ enum ErrorReport {
         }
     }
 
-    static func describe(_ error: PMError, localizer l: Localizer, when: (String) -> String = { $0 }) -> (
-        lines: [String], status: ExitStatus
-    ) {
+    static func describe(
+        _ error: PMError, localizer l: Localizer, when: (String) -> String = { $0 }, formatLocale: String = "en_US"
+    ) -> (lines: [String], status: ExitStatus) {
         let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
         switch error {
         case .taskNotFound(let text): return ([l.string(.errorTaskNotFound, safe(text))], .refused)
@@ -51,7 +53,8 @@ enum ErrorReport {
         case .invalidID(let text): return ([l.string(.errorInvalidID, safe(text))], .refused)
         case .unknownState(let text):
             return ([l.string(.errorUnknownState, safe(text), .text(acceptedStates(l)))], .refused)
-        case .invalidDate(let text): return ([l.string(.errorInvalidDate, safe(text), .text(l.string(.errorDateForms)))], .usage)
+        case .invalidDate(let text):
+            return ([l.string(.errorInvalidDate, safe(text), .text(dateForms(l, formatLocale: formatLocale)))], .usage)
         case .emptyTitle: return ([l.string(.errorTitleEmpty)], .usage)
         case .titleTooLong(let length, let limit):
             return ([l.string(.errorTitleTooLong, .number(length), .number(limit))], .usage)
@@ -109,6 +112,13 @@ enum ErrorReport {
         case EROFS: return l.string(.ioReadOnly)
         default: return l.string(.ioUnknown, .number(Int(error.code)))
         }
+    }
+
+    /// The accepted date forms, with the reader's words and an example of their short date.
+    static func dateForms(_ l: Localizer, formatLocale: String) -> String {
+        let example = CivilDate(year: 2026, month: 12, day: 1).map { LocalDateFormat(locale: formatLocale).example($0) } ?? ""
+        let first = { (key: L10nKey) in String(l.string(key).split(separator: "|").first ?? "") }
+        return l.string(.errorDateForms, .text(first(.dateToday)), .text(first(.dateTomorrow)), .text(example))
     }
 
     static func acceptedStates(_ l: Localizer) -> String {

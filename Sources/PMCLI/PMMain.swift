@@ -39,7 +39,8 @@ public enum PMMain {
             let style = TextStyle(
                 color: false, formatLocale: LanguageResolver.formatLocale(environment: variables),
                 timeZoneID: ProcessContext.timeZone(variables["TZ"]).identifier)
-            let (lines, status) = ErrorReport.describe(error, localizer: localizer, when: style.dateTime)
+            let (lines, status) = ErrorReport.describe(
+                error, localizer: localizer, when: style.dateTime, formatLocale: style.formatLocale)
             var text = localizer.string(.errorFormat, .text(lines.first ?? ""))
             for line in lines.dropFirst() { text += "\n" + line }
             Output().errorLine(text)

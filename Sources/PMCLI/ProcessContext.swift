@@ -19,6 +19,8 @@ struct ProcessContext {
     var stdoutIsTerminal: Bool
     var noColor: Bool
     var lockTimeoutMilliseconds: Int
+    /// When reminders fire (`PM_REMIND_AT`, default 09:00).
+    var reminders: ReminderSchedule
 
     /// The process's variables, read once.
     static let variables = ProcessInfo.processInfo.environment
@@ -55,6 +57,11 @@ struct ProcessContext {
             }
             lockTimeout = Int(seconds * 1000)
         }
+        var reminders = ReminderSchedule()
+        if let text = nonEmpty(variables["PM_REMIND_AT"]) {
+            guard let parsed = ReminderSchedule(parsing: text) else { throw CLIError.invalidEnvironment("PM_REMIND_AT", text) }
+            reminders = parsed
+        }
         let environment = PMEnvironment(
             now: now, makeID: { PMEnvironment.randomID() }, timeZone: timeZone, user: user, boardPath: board,
             stateDirectory: stateHome + "/pm")
@@ -63,7 +70,8 @@ struct ProcessContext {
             environment: environment, localizer: localizer,
             formatLocale: LanguageResolver.formatLocale(environment: variables), output: Output(),
             width: terminalWidth(variables["COLUMNS"], isTerminal: isTerminal), stdoutIsTerminal: isTerminal,
-            noColor: nonEmpty(variables["NO_COLOR"]) != nil, lockTimeoutMilliseconds: lockTimeout)
+            noColor: nonEmpty(variables["NO_COLOR"]) != nil, lockTimeoutMilliseconds: lockTimeout,
+            reminders: reminders)
     }
 
     /// The store for this context's board.

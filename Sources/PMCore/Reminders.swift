@@ -1,0 +1,105 @@
+import Foundation
+import PMICU
+
+/// When deadline reminders fire: at a local time of day (09:00 by default)
+/// on the deadline day, for tasks not in DONE (DESIGN.md §7).
+public struct ReminderSchedule: Sendable, Equatable {
+    /// Minutes after local midnight (540 is 09:00).
+    public var minutesIntoDay: Int
+
+    /// A schedule at `hour:minute` local time.
+    public init(hour: Int = 9, minute: Int = 0) {
+        minutesIntoDay = hour * 60 + minute
+    }
+
+    /// Parses `HH:MM` (`PM_REMIND_AT`); nil unless a valid time of day.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
+            (0..<24).contains(hour), (0..<60).contains(minute)
+        else { return nil }
+        self.init(hour: hour, minute: minute)
+    }
+
+    /// The tasks whose reminder is due at `now` for a viewer in `timeZone`:
+    /// not done, deadline today, and the reminder time has passed. A deadline
+    /// already past gets none; a task re-dated to another day gets none today.
+    public func due(_ tasks: [BoardTask], now: Date, timeZone: TimeZone) -> [BoardTask] {
+        let today = Timestamp.civilDate(of: now, in: timeZone)
+        let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))
+        let minutes = Int((local - Double(today.daysSince1970) * 86_400) / 60)
+        guard minutes >= minutesIntoDay else { return [] }
+        return tasks.filter { $0.state != .done && $0.due == today }
+    }
+
+    /// The key under which a reminder is remembered as shown: the task and its
+    /// deadline, so that a re-dated task is reminded again on its new day.
+    public static func key(_ task: BoardTask) -> String {
+        task.id.rawValue + "@" + (task.due?.description ?? "")
+    }
+}
+
+/// Which reminders one user has already been shown, in their state directory.
+public struct ReminderLog: Sendable {
+    /// The state file.
+    public let path: String
+    let fileSystem: FileSystem
+
+    /// The log of `user` for the board `boardID`.
+    public init(stateDirectory: String, boardID: TaskID, user: String, fileSystem: FileSystem = PosixFileSystem()) {
+        path = stateDirectory + "/reminded-" + boardID.rawValue + "-" + UndoStore.fileNamePart(user) + ".json"
+        self.fileSystem = fileSystem
+    }
+
+    /// The keys already shown (``ReminderSchedule/key(_:)``); empty when there is no file
+    /// or it cannot be read (reminding twice beats never reminding).
+    public func load() -> Set<String> {
+        guard let bytes = try? fileSystem.readFile(path), UTF8Validation.firstInvalidOffset(in: bytes) == nil else { return [] }
+        let keys: [String]? = try? bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            var keys: [String] = []
+            try reader.beginObject()
+            var first = true
+            while let key = try reader.nextKey(first: &first) {
+                guard key == "shown" else {
+                    _ = try reader.readValue()
+                    continue
+                }
+                try reader.beginArray()
+                var firstElement = true
+                while try reader.nextElement(first: &firstElement) { keys.append(try reader.readString()) }
+            }
+            return keys
+        }
+        return Set(keys ?? [])
+    }
+
+    /// Saves the shown keys, dropping those of deadlines more than 30 days before `today`.
+    public func save(_ keys: Set<String>, today: CivilDate) throws {
+        let cutoff = today.adding(days: -30)
+        let kept = keys.filter { key in
+            guard let at = key.lastIndex(of: "@"), let date = CivilDate(iso: String(key[key.index(after: at)...])) else { return false }
+            return date >= cutoff
+        }.sorted()
+        var writer = JSONWriter()
+        writer.object(
+            [("shown", { w in w.array(count: kept.count, level: 1) { w, index in w.string(kept[index]) } })], level: 0)
+        writer.raw("\n")
+        let directory = BoardStore.directory(of: path)
+        do {
+            try fileSystem.createDirectories(directory)
+        } catch let error as SystemCallError {
+            throw PMError.createFailed(path: directory, error)
+        }
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write(writer.finishedChunks(), to: path, mode: 0o600)
+    }
+}
+
+/// Writes a file atomically (temp, fsync, rename), for exports.
+public enum FileExport {
+    /// Replaces `path` with `text`.
+    /// - Throws: ``PMError/saveFailed(path:_:)``; the old file is intact.
+    public static func write(_ text: String, to path: String, fileSystem: FileSystem = PosixFileSystem()) throws {
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write([Array(text.utf8)[...]], to: path, mode: 0o644)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@Suite struct CalendarTests {
+    /// Unfolds RFC 5545 content lines.
+    func unfold(_ text: String) -> [String] {
+        text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    }
+
+    func board() throws -> (PMBinary, [String: String]) {
+        let pm = PMBinary()
+        var ids: [String: String] = [:]
+        for (title, due, body) in [
+            ("Report, draft; v2 \\ final", "2026-11-25", "Line 1\nLine 2"),
+            ("회의 준비: 아주 긴 한국어 제목이 칠십오 옥텟을 넘어서 접혀야 합니다 정말로 길게", "2026-11-30", ""),
+            ("Past deadline", "2026-11-01", ""), ("Done already", "2026-11-28", ""), ("No deadline", "", ""),
+        ] {
+            var arguments = ["add", title, "--json"]
+            if !due.isEmpty { arguments += ["--due", due] }
+            if !body.isEmpty { arguments += ["--body", body] }
+            let run = try pm.run(arguments)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            ids[title] = object["id"] as? String
+        }
+        try pm.run(["move", String(try #require(ids["Done already"]).prefix(8)), "done"])
+        return (pm, ids)
+    }
+
+    @Test func theCalendarIsFramedEscapedAndAlarmedAtNineLocal() throws {
+        let (pm, ids) = try board()
+        let run = try pm.run(["export", "ics"])
+        #expect(run.status == 0)
+        let text = run.stdout
+        #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+        #expect(text.hasSuffix("END:VCALENDAR\r\n"))
+        #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "every line ends in CRLF")
+        for line in text.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 75, "\(line)") }
+        let lines = unfold(text)
+        #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 3, "no event for done or undated tasks")
+        let uids = Set(lines.filter { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) })
+        #expect(
+            uids
+                == Set(
+                    [ids["Report, draft; v2 \\ final"], ids["Past deadline"], ids.first { $0.key.hasPrefix("회의") }?.value]
+                        .compactMap { $0 }))
+        #expect(lines.contains("SUMMARY:Report\\, draft\\; v2 \\\\ final"))
+        #expect(lines.contains("DESCRIPTION:Line 1\\nLine 2"))
+        #expect(lines.contains { $0.hasPrefix("SUMMARY:회의 준비: 아주 긴") && $0.hasSuffix("길게") })
+        #expect(lines.contains("DTSTART;VALUE=DATE:20261125"))
+        #expect(lines.contains("DTEND;VALUE=DATE:20261126"))
+        // Two alarms (the past deadline has none), each 9 hours after the floating midnight start.
+        #expect(lines.filter { $0 == "TRIGGER;RELATED=START:PT9H" }.count == 2)
+        let pastEvent = try #require(text.components(separatedBy: "BEGIN:VEVENT").first { $0.contains("Past deadline") })
+        #expect(!pastEvent.contains("VALARM"))
+        // Stable: exporting again gives the same UIDs.
+        let again = unfold(try pm.run(["export", "ics"]).stdout).filter { $0.hasPrefix("UID:") }
+        #expect(Set(again.map { String($0.dropFirst(4)) }) == uids)
+    }
+
+    @Test func anIndependentParserImportsItAndEachAlarmIsNineLocal() throws {
+        let (pm, _) = try board()
+        let file = pm.home.file("board.ics")
+        let run = try pm.run(["export", "ics", "--output", file], ["PM_REMIND_AT": "07:30"])
+        #expect(run.stdout == "Wrote 3 events to \(file).\n")
+        let script = """
+            import sys, datetime, icalendar
+            cal = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+            events = [c for c in cal.walk("VEVENT")]
+            assert len(events) == 3, len(events)
+            for e in events:
+                start = e.decoded("DTSTART")
+                assert isinstance(start, datetime.date) and not isinstance(start, datetime.datetime)
+                for alarm in e.walk("VALARM"):
+                    fire = datetime.datetime.combine(start, datetime.time()) + alarm.decoded("TRIGGER")
+                    assert (fire.date(), fire.hour, fire.minute) == (start, 7, 30), fire
+                    print("alarm", e.get("SUMMARY"), fire.isoformat())
+            print("ok", len(events))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, file]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("ok 3"))
+        #expect(text.components(separatedBy: "alarm ").count - 1 == 2)
+    }
+}
