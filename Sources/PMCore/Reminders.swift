@@ -78,7 +78,9 @@ public struct ReminderLog: Sendable {
     public func save(_ keys: Set<String>, today: CivilDate) throws {
         let cutoff = today.adding(days: -30)
         let kept = keys.filter { key in
-            guard let at = key.lastIndex(of: "@"), let date = CivilDate(iso: String(key[key.index(after: at)...])) else { return false }
+            guard let at = key.lastIndex(of: "@"), let date = CivilDate(iso: String(key[key.index(after: at)...])) else {
+                return false
+            }
             return date >= cutoff
         }.sorted()
         var writer = JSONWriter()
