@@ -11,7 +11,7 @@ public struct PM: ParsableCommand {
             version: "0.1.0",
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
-                Remind.self, Export.self,
+                Remind.self, Export.self, L10n.self,
             ]
         )
     }

@@ -30,6 +30,8 @@ public enum PMMain {
             var runnable = command
             try runnable.run()
             exit(0)
+        } catch let code as ExitCode {
+            exit(code.rawValue)
         } catch let error where !(error is PMError || error is CLIError) && PM.exitCode(for: error) == .success {
             // --help, --version, or pm alone: ArgumentParser's own clean exits.
             print(PM.fullMessage(for: error))

@@ -1,4 +1,6 @@
-import PMICU
+#if canImport(PMICU)
+    import PMICU
+#endif
 
 /// One problem found in a `.strings` table, with the line it is on.
 public struct StringsTableProblem: Equatable, Sendable {

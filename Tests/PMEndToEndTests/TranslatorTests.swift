@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// The translators' side: `pm l10n check`, `PM_LOCALIZATION_DIR`, hostile tables.
+@Suite struct TranslatorTests {
+    /// A copy of the shipped tables in a temp folder, for breaking.
+    func copyOfTables(_ pm: PMBinary) throws -> String {
+        let dir = pm.home.file("tables")
+        for language in ["en", "fr", "ko"] {
+            let target = dir + "/\(language).lproj"
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: PMBinary.packageRoot.appendingPathComponent("Localization/\(language).lproj/Localizable.strings"),
+                to: URL(fileURLWithPath: target + "/Localizable.strings"))
+        }
+        return dir
+    }
+
+    func edit(_ path: String, _ change: (inout [String]) -> Void) throws {
+        var lines = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+            .components(separatedBy: "\n")
+        change(&lines)
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func lineNumber(_ path: String, _ prefix: String) throws -> Int {
+        let lines = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self).components(
+            separatedBy: "\n")
+        return try #require(lines.firstIndex { $0.hasPrefix(prefix) }) + 1
+    }
+
+    @Test func theShippedTablesAreClean() throws {
+        let run = try PMBinary().run(["l10n", "check"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout == "3 tables checked: no problems.\n")
+        let pm = PMBinary()
+        let copy = try pm.run(["l10n", "check", try copyOfTables(pm)])
+        #expect(copy.status == 0)
+    }
+
+    @Test func eachFaultIsFoundAtItsLine() throws {
+        let pm = PMBinary()
+        let dir = try copyOfTables(pm)
+        let fr = dir + "/fr.lproj/Localizable.strings"
+        let ko = dir + "/ko.lproj/Localizable.strings"
+        let en = dir + "/en.lproj/Localizable.strings"
+        let semicolon = try lineNumber(fr, "\"column.done\"")
+        let moved = try lineNumber(fr, "\"message.moved\"")
+        let one = try lineNumber(fr, "\"list.summary.one\"")
+        let state = try lineNumber(fr, "\"show.state\"")
+        try edit(fr) { lines in
+            lines[semicolon - 1] = "\"column.done\" = \"TERMINÉ\""
+            lines[moved - 1] = "\"message.moved\" = \"%1$d déplacé de %2$@ à %3$@.\";"
+            lines[one - 1] = "/* removed */"
+            lines[state - 1] = "\"show.state\" = \"%n\";"
+            lines.append("\"list.summery\" = \"typo\";")
+            lines.append("# not a comment")
+            lines.append("\"show.id\" = \"again\";")
+            lines.append("\"show.title\" = \"bad \\q escape\";")
+        }
+        let count = String(decoding: try Data(contentsOf: URL(fileURLWithPath: fr)), as: UTF8.self).components(separatedBy: "\n")
+            .count
+        let titleEmpty = try lineNumber(ko, "\"error.titleEmpty\"")
+        try edit(ko) { lines in
+            lines.remove(at: titleEmpty - 1)
+            lines.append("\"card.due\" = \"마감 %1$@")
+        }
+        let koCount = String(decoding: try Data(contentsOf: URL(fileURLWithPath: ko)), as: UTF8.self).components(
+            separatedBy: "\n"
+        ).count
+        let run = try pm.run(["l10n", "check", dir])
+        #expect(run.status == 65)
+        let expected = [
+            "\(fr):\(semicolon): missing ';' after the value",
+            "\(fr):\(moved): 'message.moved' has placeholders (%1$d, %2$@, %3$@) where English has (%1$@, %2$@, %3$@)",
+            "\(fr):\(count - 3): key 'list.summery' is not in English",
+            "\(fr):\(count - 2): junk: expected a quoted key or a comment",
+            "\(fr):\(count - 1): duplicate key 'show.id' (first on line",
+            "\(fr):\(count): unknown escape \\q",
+            "\(fr):\(state): 'show.state' uses %n, which pm does not accept",
+            ":\(try lineNumber(en, "\"column.done\"")): key 'column.done' is missing in fr",
+            "'list.summary' has no 'one' form, which fr needs",
+            ":\(try lineNumber(en, "\"error.titleEmpty\"")): key 'error.titleEmpty' is missing in ko",
+            "\(ko):\(koCount): unterminated string",
+        ]
+        for line in expected {
+            #expect(run.stdout.contains(line), "missing: \(line)\n\(run.stdout)")
+        }
+        // Localized for the translator too.
+        let french = try pm.run(["l10n", "check", dir], ["LANG": "fr_FR.UTF-8"])
+        #expect(french.stdout.contains("\(fr):\(semicolon): « ; » manquant après la valeur"))
+    }
+
+    @Test func aWrongEncodingIsReported() throws {
+        let pm = PMBinary()
+        let dir = try copyOfTables(pm)
+        let fr = dir + "/fr.lproj/Localizable.strings"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fr)))
+        bytes.insert(0xE9, at: 40)
+        try Data(bytes).write(to: URL(fileURLWithPath: fr))
+        let run = try pm.run(["l10n", "check", dir])
+        #expect(run.status == 65)
+        #expect(run.stdout.contains("not UTF-8 (nor UTF-16 with a BOM) at byte 40"))
+    }
+
+    /// Every value of every table replaced by mismatched specifiers: every
+    /// command still works, in English where the language has no other table
+    /// (`de`), and from the built-in table where it has one (`fr`, `ko`).
+    @Test func aHostileTableCannotCrashAnyCommand() throws {
+        let pm = PMBinary(language: "de_DE.UTF-8")
+        let dir = try copyOfTables(pm)
+        try FileManager.default.createDirectory(atPath: dir + "/de.lproj", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: dir + "/fr.lproj/Localizable.strings", toPath: dir + "/de.lproj/Localizable.strings")
+        for language in ["en", "fr", "ko", "de"] {
+            try edit(dir + "/\(language).lproj/Localizable.strings") { lines in
+                lines = lines.map { line in
+                    guard line.hasPrefix("\""), let equals = line.range(of: "\" = \"") else { return line }
+                    return String(line[..<equals.lowerBound]) + "\" = \"%d %n %s %@ %1$d %99$@ %lu %\";"
+                }
+            }
+        }
+        let hostile = ["PM_LOCALIZATION_DIR": dir]
+        try pm.useSampleBoard()
+        let commands: [[String]] = [
+            ["list"], ["list", "--json"], ["show", "3f2a"], ["add", "x", "--due", "tomorrow"], ["edit", "3f2a", "--title", "y"],
+            ["move", "3f2a", "doing"], ["history"], ["undo"], ["redo"], ["remind", "--all"], ["export", "ics"],
+            ["delete", "3f2b"],
+            ["l10n", "check"], ["--help"], ["add", "--help"],
+        ]
+        for (index, command) in commands.enumerated() {
+            let language = ["de_DE.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"][index % 3]
+            let run = try pm.run(command, hostile.merging(["LANG": language]) { $1 })
+            #expect(run.status == 0, "\(command) \(language): \(run.stderr)")
+            #expect(!run.stdout.contains("%n") && !run.stdout.contains("%99"), "\(command): raw specifiers printed")
+            #expect(!run.stderr.contains("%n") && !run.stderr.contains("%99"), "\(command): raw specifiers printed")
+        }
+        let list = try pm.run(["list"], hostile)
+        #expect(list.stdout.contains("TODO (") && list.stdout.contains("DOING ("))
+        #expect(try pm.run(["list"], hostile.merging(["LANG": "fr_FR.UTF-8"]) { $1 }).stdout.contains("À FAIRE ("))
+        #expect(try pm.run(["move", "3f2a", "todo"], hostile).stdout.contains("Moved 'y' from DOING to TODO."))
+        let error = try pm.run(["show", "ffff"], hostile)
+        #expect(error.status == 1 && error.stderr == "pm: error: No task matches 'ffff'.\n")
+        // The checker says what is wrong with the hostile tables.
+        let check = try pm.run(["l10n", "check", dir])
+        #expect(check.status == 65 && check.stdout.contains("which pm does not accept"))
+    }
+
+    @Test func aNewLanguageAddedOnlyThroughTheFolderShowsUp() throws {
+        let pm = PMBinary(language: "de_DE.UTF-8")
+        let dir = pm.home.file("mine/de.lproj")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data(
+            """
+            "column.todo" = "ZU ERLEDIGEN";
+            "column.doing" = "IN ARBEIT";
+            "column.done" = "ERLEDIGT";
+            "list.summary.one" = "%1$d Aufgabe";
+            "list.summary.other" = "%1$d Aufgaben";
+            "date.tomorrow" = "morgen";
+            """.utf8
+        ).write(to: URL(fileURLWithPath: dir + "/Localizable.strings"))
+        let env = ["PM_LOCALIZATION_DIR": pm.home.file("mine")]
+        let added = try pm.run(["add", "Bericht", "--due", "morgen"], env)
+        #expect(added.status == 0, "\(added.stderr)")
+        let list = try pm.run(["list"], env)
+        #expect(list.stdout.contains("ZU ERLEDIGEN (1)"))
+        #expect(list.stdout.contains("IN ARBEIT (0)"))
+        #expect(list.stdout.contains("1 Aufgabe"))
+        #expect(list.stdout.contains("Nov 22, 2026") || list.stdout.contains("22.11.2026") || list.stdout.contains("22. Nov."))
+        // Keys the translator has not done yet fall back to English.
+        #expect(list.stdout.contains("undo"))
+        #expect(try pm.run(["move", "ffff", "in arbeit"], env).stderr.contains("No task matches 'ffff'."))
+    }
+}
