@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
         .testTarget(
             name: "PMEndToEndTests",
-            dependencies: ["pm", "PMCore", "PMTestSupport"],
+            dependencies: ["pm", "PMCore", "PMICU", "PMTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -45,8 +45,13 @@ struct BoardView {
                 lines += block(column, width: fullWidth, shortIDs: shortIDs, deadlines: deadlines).map(\.text)
             }
         }
-        var footer = localizer.plural(.listSummary, count: total)
-        if overdue > 0 { footer += " · " + style.red(localizer.plural(.listOverdue, count: overdue)) }
+        let summary = localizer.plural(.listSummary, count: total)
+        var footer = TerminalCells.truncate(summary, toWidth: width)
+        if overdue > 0 {
+            let late = localizer.plural(.listOverdue, count: overdue)
+            let room = width - TerminalCells.width(of: summary) - 3
+            if room >= TerminalCells.width(of: late) { footer += " · " + style.red(late) }
+        }
         lines.append("")
         lines.append(footer)
         return lines
@@ -61,7 +66,7 @@ struct BoardView {
     private func block(_ column: Column, width: Int, shortIDs: [TaskID: String], deadlines: DeadlineFormatter) -> [Cell] {
         let name = localizer.string(StateNames.key(column.state))
         let header = TerminalCells.truncate(
-            localizer.string(.listHeader, .text(name), .number(column.tasks.count)), toWidth: width)
+            localizer.plural(.listHeader, count: column.tasks.count, .text(name)), toWidth: width)
         var cells = [
             Cell(text: style.bold(header), width: TerminalCells.width(of: header)),
             Cell(text: String(repeating: "─", count: width), width: width),

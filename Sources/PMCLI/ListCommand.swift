@@ -37,7 +37,8 @@ struct List: PMCommand {
             columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
             overdue: listed.filter { $0.isOverdue(today: today) }.count)
         for line in lines { context.output.line(line) }
-        context.output.line(undoFooter(context.undoStore(for: board), context.localizer))
+        context.output.line(
+            TerminalCells.truncate(undoFooter(context.undoStore(for: board), context.localizer), toWidth: context.width))
     }
 
     /// Whether undo and redo are available, as the apps greyed out their buttons.

@@ -112,7 +112,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case listCanUndo = "list.canUndo"
     case listCanUndoAndRedo = "list.canUndoAndRedo"
     case listEmptyColumn = "list.emptyColumn"
-    case listHeader = "list.header"
     case listNoUndo = "list.noUndo"
     case messageAlreadyThere = "message.alreadyThere"
     case messageDeleted = "message.deleted"
@@ -136,6 +135,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
 /// (`list.summary` stands for `list.summary.one`, `list.summary.other`, …).
 public enum L10nPluralKey: String, CaseIterable, Sendable {
     case exportWritten = "export.written"
+    case listHeader = "list.header"
     case l10nClean = "l10n.clean"
     case listOverdue = "list.overdue"
     case listSummary = "list.summary"
