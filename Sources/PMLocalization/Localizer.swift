@@ -14,6 +14,8 @@ public final class Localizer: Sendable {
 
     private let layers: [Layer]
     private let english: [Layer]
+    /// `en_XA`: English, accented and lengthened, to find hard-coded text and truncation bugs.
+    private let pseudo: Bool
     /// The language most messages come from: the first of the chain with a table, else `en`.
     public let language: String
 
@@ -27,14 +29,17 @@ public final class Localizer: Sendable {
         }
         self.layers = layers
         self.english = source.tables(for: "en").map { Layer(language: "en", values: $0) }
-        self.language = layers.first?.language ?? "en"
+        self.pseudo = chain.candidates.first { $0.hasPrefix("en") } == "en_XA"
+        self.language = pseudo ? "en_XA" : layers.first?.language ?? "en"
     }
 
     /// The resolved message format of `key`, for rendering it many times.
     public func format(_ key: L10nKey) -> MessageFormat? {
         let reference = englishFormat(key.rawValue)
         for layer in layers + english {
-            if let text = layer.values[key.rawValue], let format = usable(text, reference: reference) { return format }
+            if let text = layer.values[key.rawValue], let format = usable(text, reference: reference) {
+                return styled(format, layer)
+            }
         }
         return nil
     }
@@ -58,7 +63,7 @@ public final class Localizer: Sendable {
             let category = ICUPluralRules(locale: layer.language)?.category(for: count) ?? "other"
             for candidate in [key.rawValue + "." + category, key.rawValue + ".other"] {
                 if let text = layer.values[candidate], let format = usable(text, reference: reference) {
-                    return format.render(all)
+                    return styled(format, layer).render(all)
                 }
             }
         }
@@ -69,10 +74,14 @@ public final class Localizer: Sendable {
         let reference = englishFormat(key)
         for layer in layers + english {
             if let text = layer.values[key], let format = usable(text, reference: reference) {
-                return format.render(arguments)
+                return styled(format, layer).render(arguments)
             }
         }
         return key
+    }
+
+    private func styled(_ format: MessageFormat, _ layer: Layer) -> MessageFormat {
+        pseudo && layer.language == "en" ? format.pseudoLocalized() : format
     }
 
     /// The built-in English format is the reference every translation must match.

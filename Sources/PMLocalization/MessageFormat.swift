@@ -132,4 +132,40 @@ public struct MessageFormat: Sendable, Equatable {
         }
         return result
     }
+
+    /// The pseudo-locale form (`en_XA`): letters accented, text lengthened by
+    /// about 40% and bracketed, placeholders untouched. Hard-coded strings
+    /// stand out as plain English, and truncation bugs as lost brackets.
+    public func pseudoLocalized() -> MessageFormat {
+        var letters = 0
+        var mapped: [Piece] = pieces.map { piece in
+            guard case .literal(let text) = piece else { return piece }
+            var result = ""
+            for scalar in text.unicodeScalars {
+                if let accented = Self.accents[scalar] {
+                    result.unicodeScalars.append(accented)
+                    letters += 1
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+            return .literal(result)
+        }
+        mapped.insert(.literal("["), at: 0)
+        mapped.append(.literal(" " + String(repeating: "~", count: max(1, letters * 2 / 5)) + "]"))
+        return MessageFormat(pieces: mapped, signature: signature)
+    }
+
+    private init(pieces: [Piece], signature: [PlaceholderType]) {
+        self.pieces = pieces
+        self.signature = signature
+    }
+
+    private static let accents: [Unicode.Scalar: Unicode.Scalar] = {
+        let plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        let fancy = "áƀçðéƒĝĥíĵķļɱñöþǫŕšţüṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ"
+        var map: [Unicode.Scalar: Unicode.Scalar] = [:]
+        for (a, b) in zip(plain.unicodeScalars, fancy.unicodeScalars) { map[a] = b }
+        return map
+    }()
 }
