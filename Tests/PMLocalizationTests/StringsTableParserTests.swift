@@ -22,6 +22,12 @@ import Testing
         var utf16: [UInt8] = [0xFF, 0xFE]
         for unit in "\"k\" = \"한\";".utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         #expect(StringsTableParser.parse(bytes: utf16).values == ["k": "한"])
+        var bigEndian: [UInt8] = [0xFE, 0xFF]
+        for unit in "\"k\" = \"😀\\r\";".utf16 { bigEndian += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        #expect(StringsTableParser.parse(bytes: bigEndian).values == ["k": "😀\r"])
+        // A lone surrogate in UTF-16 is a wrong encoding, with its line.
+        let broken: [UInt8] = [0xFF, 0xFE, 0x0A, 0x00, 0x00, 0xD8, 0x41, 0x00]
+        #expect(StringsTableParser.parse(bytes: broken).problems.first?.line == 2)
     }
 
     @Test func everyProblemIsReportedWithItsLineAndLaterEntriesSurvive() {
