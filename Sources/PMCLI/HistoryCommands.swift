@@ -31,10 +31,7 @@ struct Undo: PMCommand {
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        let event = try context.undoOrRedo(redo: false)
-        let view = HistoryView(localizer: context.localizer, style: context.style(color: false))
-        context.output.line(
-            common.json ? HistoryJSON.array([event]) : context.localizer.string(.messageUndone, .text(view.sentence(event))))
+        try context.revertLast(redo: false, json: common.json)
     }
 }
 
@@ -44,10 +41,20 @@ struct Redo: PMCommand {
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        let event = try context.undoOrRedo(redo: true)
-        let view = HistoryView(localizer: context.localizer, style: context.style(color: false))
-        context.output.line(
-            common.json ? HistoryJSON.array([event]) : context.localizer.string(.messageRedone, .text(view.sentence(event))))
+        try context.revertLast(redo: true, json: common.json)
+    }
+}
+
+extension ProcessContext {
+    /// Undoes (or redoes) and says what it did, as a history sentence or as JSON.
+    func revertLast(redo: Bool, json: Bool) throws {
+        let event = try undoOrRedo(redo: redo)
+        if json {
+            output.line(HistoryJSON.array([event]))
+            return
+        }
+        let sentence = HistoryView(localizer: localizer, style: style(color: false)).sentence(event)
+        output.line(localizer.string(redo ? .messageRedone : .messageUndone, .text(sentence)))
     }
 }
 

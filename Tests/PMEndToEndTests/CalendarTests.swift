@@ -76,16 +76,8 @@ import Testing
                     print("alarm", e.get("SUMMARY"), fire.isoformat())
             print("ok", len(events))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, file]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try runPython(script, [file])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("ok 3"))
         #expect(text.components(separatedBy: "alarm ").count - 1 == 2)
     }

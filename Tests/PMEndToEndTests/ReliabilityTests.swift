@@ -233,16 +233,8 @@ import Testing
                 pass
             print("ok")
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, schema, pm.boardPath, sample]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try runPython(script, [schema, pm.boardPath, sample])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("ok"))
     }
 }
