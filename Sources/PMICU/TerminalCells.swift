@@ -76,6 +76,7 @@ public enum TerminalCells {
             if ascii <= limit { return text }
             if limit >= 2 { return String(decoding: text.utf8.prefix(limit - 1), as: UTF8.self) + ellipsis }
         }
+        if let cut = truncateByScalars(text, toWidth: limit, ellipsis: ellipsis) { return cut }
         if width(of: text) <= limit { return text }
         let ellipsisWidth = width(of: ellipsis)
         guard limit >= ellipsisWidth else { return "" }
@@ -88,6 +89,42 @@ public enum TerminalCells {
             used += w
         }
         return result + ellipsis
+    }
+
+    /// The fast path of ``truncate(_:toWidth:ellipsis:)`` for text in which
+    /// every code point is its own grapheme cluster (no combining marks,
+    /// joiners, selectors, conjoining jamo or regional indicators): cutting
+    /// between code points is then cutting between characters. Nil otherwise.
+    static func truncateByScalars(_ text: String, toWidth limit: Int, ellipsis: String) -> String? {
+        var total = 0
+        for scalar in text.unicodeScalars {
+            let w = width(of: scalar)
+            if w == 0 || mayJoin(scalar) { return nil }
+            total += w
+        }
+        if total <= limit { return text }
+        let room = limit - width(of: ellipsis)
+        guard room >= 0 else { return "" }
+        var result = String.UnicodeScalarView()
+        var used = 0
+        for scalar in text.unicodeScalars {
+            let w = width(of: scalar)
+            if used + w > room { break }
+            result.append(scalar)
+            used += w
+        }
+        return String(result) + ellipsis
+    }
+
+    /// Code points that can join a neighbour into one grapheme cluster.
+    static func mayJoin(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF: return true  // conjoining jamo
+        case 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF: return true  // regional indicators, skin tones
+        case 0x200C, 0x200D, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return true  // joiners, variation selectors
+        case 0x0E31, 0x0E33...0x0E3A, 0x0E47...0x0E4E: return true  // Thai vowels and tones (spacing or not)
+        default: return false
+        }
     }
 
     /// `text` followed by spaces up to `cells` cells (never cut).
