@@ -37,61 +37,61 @@ extension ProcessContext {
         UndoStore(stateDirectory: environment.stateDirectory, boardID: board.id, user: environment.user)
     }
 
-    /// Changes the board under the lock, saves it, and records the change on
-    /// this user's undo stack (which clears their redo stack).
-    func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
+    /// Changes the board under the lock with this user's undo state at hand;
+    /// the state is saved after the board, still under the lock, if it changed.
+    /// A damaged undo file refuses the change before the board is touched.
+    private func updateWithUndo<Result>(_ body: (inout Board, inout UndoState) throws -> Result) throws -> Result {
         var undo: UndoStore?
         var state = UndoState()
-        var transitions: [Transition] = []
+        var initial = UndoState()
         return try store().update(
             newBoardID: environment.makeID(),
             { board in
                 let store = undoStore(for: board)
-                // A damaged undo file refuses the change before the board is touched.
                 state = try store.load()
+                initial = state
                 undo = store
-                let before = board.tasks
-                let result = try body(&board)
-                transitions = board.history.appended.map { event in
+                return try body(&board, &state)
+            },
+            afterSave: { _ in
+                if let undo, state != initial { try undo.save(state) }
+            })
+    }
+
+    /// Changes the board under the lock, saves it, and records the change on
+    /// this user's undo stack (which clears their redo stack).
+    func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
+        try updateWithUndo { board, state in
+            let before = board.tasks
+            let result = try body(&board)
+            state.record(
+                board.history.appended.map { event in
                     Transition(
                         from: before.first { $0.id == event.taskID }, to: board.task(event.taskID), eventID: event.id,
                         at: event.at)
-                }
-                return result
-            },
-            afterSave: { _ in
-                guard let undo, !transitions.isEmpty else { return }
-                state.record(transitions)
-                try undo.save(state)
-            })
+                })
+            return result
+        }
     }
 
     /// Reverts this user's last change (`redo: false`) or last undo (`redo: true`).
     /// - Returns: the history event recording what it did.
     func undoOrRedo(redo: Bool) throws -> HistoryEvent {
-        var undo: UndoStore?
-        var state = UndoState()
-        return try store().update(
-            newBoardID: environment.makeID(),
-            { board in
-                let store = undoStore(for: board)
-                state = try store.load()
-                undo = store
-                guard let last = redo ? state.redo.last : state.undo.last else {
-                    throw redo ? PMError.nothingToRedo : PMError.nothingToUndo
-                }
-                let made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now)
-                if redo {
-                    state.redo.removeLast()
-                    state.undo.append(made)
-                } else {
-                    state.undo.removeLast()
-                    state.redo.append(made)
-                }
-                guard let event = board.history.appended.last else { throw PMError.nothingToUndo }
-                return event
-            },
-            afterSave: { _ in try undo?.save(state) })
+        try updateWithUndo { board, state in
+            guard let last = redo ? state.redo.last : state.undo.last else {
+                throw redo ? PMError.nothingToRedo : PMError.nothingToUndo
+            }
+            let made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now)
+            if redo {
+                state.redo.removeLast()
+                state.undo.append(made)
+            } else {
+                state.undo.removeLast()
+                state.redo.append(made)
+            }
+            guard let event = board.history.appended.last else { throw PMError.nothingToUndo }
+            return event
+        }
     }
 
     /// A deadline as typed: ISO, today/tomorrow/+Nd, the reader's words for

@@ -47,7 +47,7 @@ public struct ReminderLog: Sendable {
 
     /// The log of `user` for the board `boardID`.
     public init(stateDirectory: String, boardID: TaskID, user: String, fileSystem: FileSystem = PosixFileSystem()) {
-        path = stateDirectory + "/reminded-" + boardID.rawValue + "-" + UndoStore.fileNamePart(user) + ".json"
+        path = UndoStore.stateFile("reminded", in: stateDirectory, boardID: boardID, user: user)
         self.fileSystem = fileSystem
     }
 

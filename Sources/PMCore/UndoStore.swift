@@ -10,8 +10,14 @@ public struct UndoStore: Sendable {
 
     /// The store for `user` on the board `boardID`, under `stateDirectory`.
     public init(stateDirectory: String, boardID: TaskID, user: String, fileSystem: FileSystem = PosixFileSystem()) {
-        path = stateDirectory + "/undo-" + boardID.rawValue + "-" + Self.fileNamePart(user) + ".json"
+        path = Self.stateFile("undo", in: stateDirectory, boardID: boardID, user: user)
         self.fileSystem = fileSystem
+    }
+
+    /// `<directory>/<kind>-<board id>-<user>.json`: per-user state is keyed by
+    /// board and user (DESIGN.md §5).
+    static func stateFile(_ kind: String, in directory: String, boardID: TaskID, user: String) -> String {
+        directory + "/" + kind + "-" + boardID.rawValue + "-" + fileNamePart(user) + ".json"
     }
 
     /// A user name made safe for a file name: letters, digits, `-`, `_`, `.`
