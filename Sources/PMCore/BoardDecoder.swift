@@ -63,22 +63,9 @@ public enum BoardDecoder {
         }
     }
 
-    /// Decodes the stored `history` array.
+    /// Decodes the whole stored `history` array, oldest first.
     static func decodeHistory(_ bytes: ArraySlice<UInt8>) throws -> [HistoryEvent] {
-        do {
-            return try bytes.withUnsafeBufferPointer { buffer in
-                var reader = JSONReader(buffer)
-                var events: [HistoryEvent] = []
-                try reader.beginArray()
-                var first = true
-                while try reader.nextElement(first: &first) {
-                    events.append(try readEvent(&reader))
-                }
-                return events
-            }
-        } catch let failure as JSONReader.Failure {
-            throw describe(failure, in: Array(bytes), path: "history")
-        }
+        try decodeHistory(bytes, last: .max)
     }
 
     private static func describe(_ failure: JSONReader.Failure, in bytes: [UInt8], path: String) -> PMError {
