@@ -103,4 +103,34 @@ static inline int pm_is_default_ignorable(UChar32 c) {
 
 static inline int pm_u_success(UErrorCode status) { return U_SUCCESS(status) ? 1 : 0; }
 
+// MARK: Calendars
+
+/// Milliseconds since 1970 (UTC midnight) of year/month/day in the locale's
+/// own calendar (Buddhist under th_TH), strictly: an impossible date fails.
+static inline double pm_calendar_millis(const char *locale, int32_t year, int32_t month, int32_t day,
+                                        UErrorCode *status) {
+    static const UChar utc[] = {'U', 'T', 'C'};
+    UCalendar *calendar = ucal_open(utc, 3, locale, UCAL_DEFAULT, status);
+    if (U_FAILURE(*status)) return 0;
+    ucal_clear(calendar);
+    ucal_setAttribute(calendar, UCAL_LENIENT, 0);
+    ucal_set(calendar, UCAL_YEAR, year);
+    ucal_set(calendar, UCAL_MONTH, month - 1);
+    ucal_set(calendar, UCAL_DATE, day);
+    double millis = ucal_getMillis(calendar, status);
+    ucal_close(calendar);
+    return millis;
+}
+
+/// The year of an instant in the locale's own calendar (2569 under th_TH in 2026).
+static inline int32_t pm_calendar_year(const char *locale, double millis, UErrorCode *status) {
+    static const UChar utc[] = {'U', 'T', 'C'};
+    UCalendar *calendar = ucal_open(utc, 3, locale, UCAL_DEFAULT, status);
+    if (U_FAILURE(*status)) return 0;
+    ucal_setMillis(calendar, millis, status);
+    int32_t year = ucal_get(calendar, UCAL_YEAR, status);
+    ucal_close(calendar);
+    return year;
+}
+
 #endif

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PMCore
+import PMICU
 import PMLocalization
 
 /// The root command.
@@ -24,7 +25,7 @@ extension ProcessContext {
     var now: String { Timestamp.string(from: environment.now()) }
 
     func style(color: Bool) -> TextStyle {
-        TextStyle(color: color, formatLocale: formatLocale, timeZoneID: environment.timeZone.identifier)
+        TextStyle(color: color, formatLocale: formatLocale, zone: environment.timeZone)
     }
 
     /// Reads the board (an empty one when the file does not exist yet).
@@ -32,45 +33,47 @@ extension ProcessContext {
         try store().load() ?? Board(id: environment.makeID())
     }
 
-    /// This user's undo store for a board.
+    /// This user's undo store for a board at this context's path.
     func undoStore(for board: Board) -> UndoStore {
-        UndoStore(stateDirectory: environment.stateDirectory, boardID: board.id, user: environment.user)
+        UndoStore(stateDirectory: environment.stateDirectory, boardID: board.id, boardKey: boardKey(), user: environment.user)
     }
 
-    /// Changes the board under the lock with this user's undo state at hand;
-    /// the state is saved after the board, still under the lock, if it changed.
-    /// A damaged undo file refuses the change before the board is touched.
-    private func updateWithUndo<Result>(_ body: (inout Board, inout UndoState) throws -> Result) throws -> Result {
-        var undo: UndoStore?
-        var state = UndoState()
-        var initial = UndoState()
-        return try store().update(
+    /// Changes the board under the lock with this user's undo stacks at hand.
+    /// `body` returns what the change did to the stacks; the undo state is
+    /// saved with that step pending *before* the board, and the step counts
+    /// once its event is on the board (RELIABILITY.md: a kill between the two
+    /// saves never leaves a change out of its author's stack). A damaged or
+    /// unsaveable undo file refuses the change before the board is touched.
+    private func updateWithUndo<Result>(_ body: (inout Board, UndoState) throws -> (Result, UndoStep?)) throws -> Result {
+        var pending: (store: UndoStore, stored: UndoStore.Stored)?
+        let result = try store().update(
             newBoardID: environment.makeID(),
             { board in
-                let store = undoStore(for: board)
-                state = try store.load()
-                initial = state
-                undo = store
-                return try body(&board, &state)
+                let undo = undoStore(for: board)
+                let state = try undo.load().resolved(against: board)
+                let (result, step) = try body(&board, state)
+                pending = step.map { (undo, UndoStore.Stored(committed: state, pending: $0)) }
+                return result
             },
-            afterSave: { _ in
-                if let undo, state != initial { try undo.save(state) }
+            beforeSave: { _ in
+                if let pending { try pending.store.save(pending.stored) }
             })
+        output.done = .changedBoard
+        return result
     }
 
     /// Changes the board under the lock, saves it, and records the change on
     /// this user's undo stack (which clears their redo stack).
     func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
-        try updateWithUndo { board, state in
+        try updateWithUndo { board, _ in
             let before = board.tasks
+            let known = board.history.appended.count
             let result = try body(&board)
-            state.record(
-                board.history.appended.map { event in
-                    Transition(
-                        from: before.first { $0.id == event.taskID }, to: board.task(event.taskID), eventID: event.id,
-                        at: event.at)
-                })
-            return result
+            let transitions = board.history.appended.dropFirst(known).map { event in
+                Transition(
+                    from: before.first { $0.id == event.taskID }, to: board.task(event.taskID), eventID: event.id, at: event.at)
+            }
+            return (result, transitions.isEmpty ? nil : .record(transitions))
         }
     }
 
@@ -81,16 +84,25 @@ extension ProcessContext {
             guard let last = redo ? state.redo.last : state.undo.last else {
                 throw redo ? PMError.nothingToRedo : PMError.nothingToUndo
             }
-            let made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now)
-            if redo {
-                state.redo.removeLast()
-                state.undo.append(made)
-            } else {
-                state.undo.removeLast()
-                state.redo.append(made)
-            }
+            let made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now, redo: redo)
             guard let event = board.history.appended.last else { throw PMError.nothingToUndo }
-            return event
+            return (event, redo ? .redone(made: made) : .undone(made: made))
+        }
+    }
+
+    /// Drops this user's last undo step without touching the board (`pm undo
+    /// --skip`), so that older changes stay reachable when a colleague's
+    /// change blocks it.
+    /// - Returns: the dropped step.
+    func skipUndo() throws -> Transition {
+        try store().withLockedBoard { board in
+            guard let board else { throw PMError.nothingToUndo }
+            let undo = undoStore(for: board)
+            var state = try undo.load().resolved(against: board)
+            guard let last = state.undo.last else { throw PMError.nothingToUndo }
+            state.apply(.skipped)
+            try undo.save(UndoStore.Stored(committed: state))
+            return last
         }
     }
 

@@ -42,8 +42,14 @@ protocol PMCommand: ParsableCommand {
 extension PMCommand {
     func run() throws {
         let context = try ProcessContext.live(boardOverride: common.board)
-        defer { context.output.flush() }
-        try run(in: context)
+        do {
+            try run(in: context)
+        } catch {
+            try? context.output.flush()
+            throw error
+        }
+        // A full disk or a closed descriptor is an error, never a silent exit 0.
+        try context.output.flush()
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PMCore
+import PMICU
 import PMLocalization
 
 #if canImport(Glibc)
@@ -33,11 +34,19 @@ enum ErrorReport {
                 return ([l.string(.errorInvalidEnvironment, .text(name), .text(TextSafety.escaped(value)))], .usage)
             case .dueAndNoDue: return ([l.string(.errorDueAndNoDue)], .usage)
             case .nothingToEdit: return ([l.string(.errorNothingToEdit)], .usage)
-            case .invalidLimit(let value):
-                return ([l.string(.errorInvalidEnvironment, .text("--limit"), .text(String(value)))], .usage)
+            case .invalidLimit(let value): return ([l.string(.errorInvalidLimit, .number(value))], .usage)
+            case .argumentNotUTF8(let position): return ([l.string(.errorArgumentNotUTF8, .number(position))], .usage)
+            case .outputFailed(let call, let done):
+                let why = MessageArgument.text(describe(call, l))
+                switch done {
+                case .nothing: return ([l.string(.errorOutputFailed, why)], .ioError)
+                case .changedBoard: return ([l.string(.errorOutputFailedAfterChange, why)], .ioError)
+                case .wroteFile(let path):
+                    return ([l.string(.errorOutputFailedAfterWrite, .text(TextSafety.escaped(path)), why)], .ioError)
+                }
             }
         default:
-            return ([l.string(.errorInternal, .text(String(describing: error)))], .internalError)
+            return ([l.string(.errorInternal, .text(TextSafety.escaped(String(describing: error))))], .internalError)
         }
     }
 
@@ -73,21 +82,50 @@ enum ErrorReport {
         case .newerSchema(let path, let found, let supported):
             return ([l.string(.errorNewerSchema, safe(path), .number(found), .number(supported))], .badData)
         case .notARegularFile(let path): return ([l.string(.errorBoardNotAFile, safe(path))], .ioError)
-        case .locked(let pid):
-            if let pid { return ([l.string(.errorLocked, .number(Int(pid)))], .locked) }
-            return ([l.string(.errorLockedUnknown)], .locked)
+        case .locked(let holder?) where !holder.isPM:
+            return ([l.string(.errorLockedOther, .number(Int(holder.pid)))], .locked)
+        case .locked(let holder?):
+            if let host = holder.host {
+                return ([l.string(.errorLockedRemote, .number(Int(holder.pid)), safe(host))], .locked)
+            }
+            return ([l.string(.errorLocked, .number(Int(holder.pid)))], .locked)
+        case .locked(nil): return ([l.string(.errorLockedUnknown)], .locked)
+        case .unsafeFile(let path): return ([l.string(.errorUnsafeFile, safe(path))], .ioError)
+        case .dateOutOfRange(let text): return ([l.string(.errorDateOutOfRange, safe(text))], .usage)
         case .readFailed(let path, let call):
             return ([l.string(.errorCannotRead, safe(path), .text(describe(call, l)))], .ioError)
         case .createFailed(let path, let call):
             return ([l.string(.errorCannotCreate, safe(path), .text(describe(call, l)))], .cannotCreate)
-        case .saveFailed(let path, let call):
-            return ([l.string(.errorCannotSave, safe(path), .text(describe(call, l)))], .ioError)
+        case .saveFailed(let path, let call, let file):
+            let key: L10nKey
+            switch file {
+            case .board: key = .errorCannotSave
+            case .undoState: key = .errorCannotSaveUndo
+            case .reminderLog: key = .errorCannotSaveReminders
+            case .output: key = .errorCannotWrite
+            }
+            return ([l.string(key, safe(path), .text(describe(call, l)))], .ioError)
         case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)
         case .nothingToUndo: return ([l.string(.errorNothingToUndo)], .refused)
         case .nothingToRedo: return ([l.string(.errorNothingToRedo)], .refused)
-        case .undoConflict(let title, let by?, let at?):
-            return ([l.string(.errorUndoConflict, safe(title), safe(by), .text(TextSafety.escaped(when(at))))], .refused)
-        case .undoConflict(let title, _, _): return ([l.string(.errorUndoConflictUnknown, safe(title))], .refused)
+        case .undoConflict(let conflict):
+            var lines: [String]
+            if let by = conflict.by, let at = conflict.at {
+                let key: L10nKey
+                switch (conflict.deleted, conflict.redo) {
+                case (false, false): key = .errorUndoConflict
+                case (true, false): key = .errorUndoDeleted
+                case (false, true): key = .errorRedoConflict
+                case (true, true): key = .errorRedoDeleted
+                }
+                lines = [l.string(key, safe(conflict.title), safe(by), .text(TextSafety.escaped(when(at))))]
+            } else {
+                lines = [
+                    l.string(conflict.redo ? .errorRedoConflictUnknown : .errorUndoConflictUnknown, safe(conflict.title))
+                ]
+            }
+            if !conflict.redo { lines.append(l.string(.errorUndoSkipHint)) }
+            return (lines, .refused)
         case .stateCorrupt(let path): return ([l.string(.errorStateCorrupt, safe(path))], .badData)
         }
     }
@@ -101,6 +139,7 @@ enum ErrorReport {
         case .invalidUTF8(let offset): return l.string(.corruptUtf8, .number(offset))
         case .field(let name): return l.string(.corruptField, .text(TextSafety.escaped(name)))
         case .duplicateID(let id): return l.string(.corruptDuplicateID, .text(id.rawValue))
+        case .duplicateKey(let key): return l.string(.corruptDuplicateKey, .text(TextSafety.escaped(key)))
         }
     }
 
@@ -110,6 +149,7 @@ enum ErrorReport {
         case ENOENT, ENOTDIR: return l.string(.ioMissing)
         case ENOSPC, EDQUOT: return l.string(.ioNoSpace)
         case EROFS: return l.string(.ioReadOnly)
+        case EISDIR: return l.string(.ioIsDirectory)
         default: return l.string(.ioUnknown, .number(Int(error.code)))
         }
     }

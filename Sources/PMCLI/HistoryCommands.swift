@@ -1,5 +1,6 @@
 import ArgumentParser
 import PMCore
+import PMICU
 import PMLocalization
 
 struct History: PMCommand {
@@ -28,10 +29,22 @@ struct History: PMCommand {
 struct Undo: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandUndo)) }
 
+    @Flag(help: ArgumentHelp(help(.helpSkip))) var skip = false
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        try context.revertLast(redo: false, json: common.json)
+        guard skip else {
+            try context.revertLast(redo: false, json: common.json)
+            return
+        }
+        let dropped = try context.skipUndo()
+        let event = Board.describe(dropped, by: context.environment.user)
+        if common.json {
+            context.output.line(HistoryJSON.array([event]))
+        } else {
+            let sentence = HistoryView(localizer: context.localizer, style: context.style(color: false)).sentence(event)
+            context.output.line(context.localizer.string(.messageSkipped, .text(sentence)))
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PMCore
+import PMICU
 import PMLocalization
 
 struct L10n: ParsableCommand {
@@ -21,7 +22,6 @@ struct L10nCheck: ParsableCommand {
     func run() throws {
         let l = ProcessContext.localizer
         let output = Output()
-        defer { output.flush() }
         var tables: [TableFile] = []
         if let directory {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -51,10 +51,11 @@ struct L10nCheck: ParsableCommand {
             output.line("\(TextSafety.escaped(problem.path)):\(problem.line): \(Self.message(problem.kind, l))")
         }
         guard problems.isEmpty else {
-            output.flush()
+            try output.flush()
             throw ExitCode(ErrorReport.ExitStatus.badData.rawValue)
         }
         output.line(l.plural(.l10nClean, count: tables.count + (tables.contains { $0.language == "en" } ? 0 : 1)))
+        try output.flush()
     }
 
     static func message(_ kind: TableProblem.Kind, _ l: Localizer) -> String {
@@ -84,6 +85,8 @@ struct L10nCheck: ParsableCommand {
             }
         case .missingPlural(let key, let category, let language):
             return l.string(.l10nMissingPlural, safe(key), safe(category), safe(language))
+        case .unsafeCharacter(let key, let scalar):
+            return l.string(.l10nUnsafeCharacter, safe(key), .text(TextSafety.escaped(String(scalar))))
         }
     }
 

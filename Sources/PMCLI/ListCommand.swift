@@ -37,13 +37,15 @@ struct List: PMCommand {
             columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
             overdue: listed.filter { $0.isOverdue(today: today) }.count)
         for line in lines { context.output.line(line) }
-        context.output.line(
-            TerminalCells.truncate(undoFooter(context.undoStore(for: board), context.localizer), toWidth: context.width))
+        context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
     }
 
-    /// Whether undo and redo are available, as the apps greyed out their buttons.
-    func undoFooter(_ store: UndoStore, _ l: Localizer) -> String {
-        let state = (try? store.load()) ?? UndoState()
+    /// Whether undo and redo are available, as the apps greyed out their
+    /// buttons: a step someone else's change blocks is not offered as available.
+    func undoFooter(_ context: ProcessContext, _ board: Board) -> String {
+        let l = context.localizer
+        let state = (try? context.undoStore(for: board).load().resolved(against: board)) ?? UndoState()
+        if let next = state.undo.last, !board.canRevert(next) { return l.string(.listUndoBlocked) }
         switch (state.undo.isEmpty, state.redo.isEmpty) {
         case (false, false): return l.string(.listCanUndoAndRedo)
         case (false, true): return l.string(.listCanUndo)

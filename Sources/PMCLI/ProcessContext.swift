@@ -38,7 +38,9 @@ struct ProcessContext {
         let timeZone = Self.timeZone(variables["TZ"])
         let now: @Sendable () -> Date
         if let fixed = variables["PM_NOW"], !fixed.isEmpty {
-            guard let date = Timestamp.parse(fixed, timeZone: timeZone) else {
+            // A day's margin inside years 1…9999, so that "today" is a day a
+            // board can hold in every time zone.
+            guard let date = Timestamp.parse(fixed, zone: timeZone), date >= Self.earliestNow, date <= Self.latestNow else {
                 throw CLIError.invalidEnvironment("PM_NOW", fixed)
             }
             now = { date }
@@ -46,8 +48,9 @@ struct ProcessContext {
             now = { Date() }
         }
         let home = nonEmpty(variables["HOME"]) ?? "/"
-        let dataHome = nonEmpty(variables["XDG_DATA_HOME"]) ?? home + "/.local/share"
-        let stateHome = nonEmpty(variables["XDG_STATE_HOME"]) ?? home + "/.local/state"
+        // The XDG spec: a relative value is invalid and ignored.
+        let dataHome = absolute(variables["XDG_DATA_HOME"]) ?? home + "/.local/share"
+        let stateHome = absolute(variables["XDG_STATE_HOME"]) ?? home + "/.local/state"
         let board = nonEmpty(boardOverride) ?? nonEmpty(variables["PM_BOARD"]) ?? dataHome + "/pm/board.json"
         let user = nonEmpty(variables["PM_USER"]) ?? nonEmpty(variables["USER"]) ?? "unknown"
         var lockTimeout = 5000
@@ -74,6 +77,26 @@ struct ProcessContext {
             reminders: reminders)
     }
 
+    static let earliestNow = Date(timeIntervalSince1970: Double(CivilDate.first.daysSince1970 + 1) * 86_400)
+    static let latestNow = Date(timeIntervalSince1970: Double(CivilDate.last.daysSince1970) * 86_400 - 1)
+
+    /// Where the board really is (symlinks and `..` resolved), so that two
+    /// copies of one board do not share per-user state.
+    func boardKey() -> String {
+        let path = environment.boardPath
+        if let real = Self.realPath(path) { return real }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        if let real = Self.realPath(directory.isEmpty ? "/" : directory) { return real + "/" + name }
+        return path
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The store for this context's board.
     func store() -> BoardStore {
         BoardStore(
@@ -81,12 +104,11 @@ struct ProcessContext {
             sleep: { milliseconds in usleep(useconds_t(milliseconds * 1000)) })
     }
 
-    /// `TZ` as Foundation reads it (`:Asia/Seoul` and `Asia/Seoul`); unknown zones are UTC, as in glibc.
-    static func timeZone(_ value: String?) -> TimeZone {
-        guard var name = value else { return TimeZone.current }
-        if name.hasPrefix(":") { name.removeFirst() }
-        if name.isEmpty { return TimeZone(identifier: "UTC") ?? TimeZone.current }
-        return TimeZone(identifier: name) ?? TimeZone(abbreviation: name) ?? TimeZone(identifier: "UTC") ?? TimeZone.current
+    /// `TZ` as glibc reads it: a zone file's name (`:Asia/Seoul`, `Asia/Seoul`)
+    /// or a POSIX string (`KST-9`); unset means the system's zone.
+    static func timeZone(_ value: String?) -> Zone {
+        guard let value else { return Zone(TimeZone.current) }
+        return Zone(tz: value)
     }
 
     static func terminalWidth(_ columns: String?, isTerminal: Bool) -> Int {
@@ -96,6 +118,11 @@ struct ProcessContext {
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         }
         return 80
+    }
+
+    static func absolute(_ value: String?) -> String? {
+        guard let value, value.hasPrefix("/") else { return nil }
+        return value
     }
 
     static func nonEmpty(_ value: String?) -> String? {
@@ -114,12 +141,26 @@ enum CLIError: Error {
     case nothingToEdit
     /// `--limit` below 1.
     case invalidLimit(Int)
+    /// A command-line argument (1-based) is not valid UTF-8.
+    case argumentNotUTF8(Int)
+    /// Standard output could not be written; `done` says what had already happened.
+    case outputFailed(SystemCallError, done: Output.Done)
 }
 
-/// Where text goes: standard output (buffered, written once at the end) and
-/// standard error (written at once).
+/// Where text goes: standard output (buffered, written at the end, every
+/// failure reported) and standard error (written at once).
 final class Output {
+    /// What a command has already done when its output fails: the message
+    /// must say so, or a script retries and repeats it.
+    enum Done {
+        case nothing
+        case changedBoard
+        case wroteFile(String)
+    }
+
     private var buffer: [UInt8] = []
+    /// Set by a command once its change is saved.
+    var done = Done.nothing
 
     init() {}
 
@@ -129,19 +170,26 @@ final class Output {
         buffer.append(0x0A)
     }
 
+    /// Writes an error line, after what standard output holds so far.
     func errorLine(_ text: String) {
-        flush()
-        Self.writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
+        try? flush()
+        _ = Self.writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// Writes what is buffered to standard output.
-    func flush() {
+    /// - Throws: ``CLIError/outputFailed(_:done:)`` when it cannot (a full
+    ///   disk, a closed descriptor); a closed pipe (`pm list | head`) is quiet.
+    func flush() throws {
         guard !buffer.isEmpty else { return }
-        Self.writeAll(buffer, to: STDOUT_FILENO)
+        let bytes = buffer
         buffer.removeAll()
+        if let code = Self.writeAll(bytes, to: STDOUT_FILENO), code != EPIPE {
+            throw CLIError.outputFailed(SystemCallError(call: "write", code: code), done: done)
+        }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    /// Writes every byte; the `errno` of a failure, nil on success.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { raw -> Int in
@@ -149,9 +197,10 @@ final class Output {
                 return Glibc.write(descriptor, base + offset, raw.count - offset)
             }
             if count < 0, errno == EINTR { continue }
-            // A closed pipe (pm list | head) is not an error worth reporting.
-            if count <= 0 { return }
+            if count < 0 { return errno }
+            if count == 0 { return EIO }
             offset += count
         }
+        return nil
     }
 }

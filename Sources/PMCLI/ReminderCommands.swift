@@ -13,9 +13,9 @@ struct Remind: PMCommand {
     func run(in context: ProcessContext) throws {
         let env = context.environment
         guard let board = try context.store().load() else { return }
-        let due = context.reminders.due(board.tasks, now: env.now(), timeZone: env.timeZone)
+        let due = context.reminders.due(board.tasks, now: env.now(), zone: env.timeZone)
         let log = ReminderLog(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
-        let shown = log.load()
+        let shown = try log.load()
         let fresh = all ? due : due.filter { !shown.contains(ReminderSchedule.key($0)) }
         if common.json {
             context.output.line(TaskJSON.array(fresh, today: env.today))
@@ -26,6 +26,8 @@ struct Remind: PMCommand {
                 context.output.line(context.localizer.string(.remindLine, context.shown(task.title), .text(date)))
             }
         }
+        // Shown first: a reminder is remembered only once it reached the reader.
+        try context.output.flush()
         let updated = shown.union(fresh.map(ReminderSchedule.key))
         if updated != shown { try log.save(updated, today: env.today) }
     }
@@ -56,6 +58,7 @@ struct ExportICS: PMCommand {
             return
         }
         try FileExport.write(text, to: output)
+        context.output.done = .wroteFile(output)
         let count = board.tasks.filter { $0.state != .done && $0.due != nil }.count
         context.output.line(context.localizer.plural(.exportWritten, count: count, context.shown(output)))
     }

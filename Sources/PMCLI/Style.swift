@@ -1,3 +1,4 @@
+import Foundation
 import PMCore
 import PMICU
 import PMLocalization
@@ -6,7 +7,7 @@ import PMLocalization
 struct TextStyle {
     var color: Bool
     var formatLocale: String
-    var timeZoneID: String
+    var zone: Zone
 
     func red(_ text: String) -> String { color ? "\u{1B}[31m" + text + "\u{1B}[0m" : text }
     func bold(_ text: String) -> String { color ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
@@ -22,7 +23,9 @@ struct TextStyle {
     /// A stored timestamp as a medium date and short time in the reader's zone.
     func dateTime(_ stored: String) -> String {
         guard let millis = Timestamp.milliseconds(of: stored),
-            let formatter = ICUDateFormatter(locale: formatLocale, dateStyle: .medium, timeStyle: .short, timeZone: timeZoneID)
+            let formatter = ICUDateFormatter(
+                locale: formatLocale, dateStyle: .medium, timeStyle: .short,
+                timeZone: zone.icuIdentifier(at: Date(timeIntervalSince1970: millis / 1000)))
         else { return TextSafety.escaped(stored) }
         return formatter.string(millisecondsSince1970: millis)
     }

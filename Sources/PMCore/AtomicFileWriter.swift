@@ -1,32 +1,66 @@
 /// Replaces a file so that a crash, a full disk or a failing call leaves
 /// either the old file or the new one, never a mix: temp file in the same
-/// directory (`O_CREAT|O_EXCL`), every byte written, `fsync`, checked
-/// `close`, `rename`, directory `fsync`. Callers hold the file's lock.
+/// directory (`O_CREAT|O_EXCL`, never through a link), every byte written,
+/// `fsync`, checked `close`, `rename`, directory `fsync`.
+///
+/// A temp file is named `.<name>.tmp-<host>-<pid>-<random>`, so that a
+/// cleanup removes only what a writer that is gone left behind, never a live
+/// writer's file, even where a shared folder lets two writers in at once.
 struct AtomicFileWriter {
     let fileSystem: FileSystem
+    /// Which file this is, for the error a failure throws.
+    var role: SavedFile = .board
+
+    /// How old another host's temp file must be before it counts as left behind.
+    static let foreignTemporaryLifetime: Int64 = 3600 * 1_000_000_000
 
     func temporaryPrefix(of target: String) -> String {
         BoardStore.directory(of: target) + "/." + BoardStore.fileName(of: target) + ".tmp-"
     }
 
-    /// Under the lock, any temp file is a leftover of a killed writer.
-    func removeStaleTemporaryFiles(of target: String) {
+    /// Removes temp files of `target` whose writer is gone: on this host, a
+    /// process that no longer runs; on another, one older than an hour by
+    /// the file system's clock `now` (nil: never).
+    func removeStaleTemporaryFiles(of target: String, now: Int64? = nil) {
         let prefix = "." + BoardStore.fileName(of: target) + ".tmp-"
         let directory = BoardStore.directory(of: target)
         guard let names = try? fileSystem.contentsOfDirectory(directory) else { return }
+        let host = BoardLock.safeHost(fileSystem)
         for name in names where name.hasPrefix(prefix) {
-            try? fileSystem.remove(directory + "/" + name)
+            let path = directory + "/" + name
+            let (writerHost, pid) = Self.writer(ofTemporaryName: String(name.dropFirst(prefix.count)))
+            let gone: Bool
+            if writerHost == nil || writerHost == host {
+                gone = pid.map { $0 == fileSystem.processID || !fileSystem.processIsAlive($0) } ?? false
+            } else if let now, let status = try? fileSystem.linkStatus(path) {
+                gone = now - status.modifiedNanoseconds > Self.foreignTemporaryLifetime
+            } else {
+                gone = false
+            }
+            if gone { try? fileSystem.remove(path) }
         }
+    }
+
+    /// The host and pid a temp name carries: `host-pid-random`, or a bare
+    /// `pid` as pm 0.1 named them (this host).
+    static func writer(ofTemporaryName rest: String) -> (host: String?, pid: Int32?) {
+        let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 1 { return (nil, Int32(parts[0])) }
+        guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]) else { return ("?", nil) }
+        return (parts.dropLast(2).joined(separator: "-"), pid)
     }
 
     /// Writes `chunks` to a temp file and renames it over `target`.
     /// - Parameter stillCurrent: asked just before the rename; false abandons the write.
     /// - Returns: false when `stillCurrent` said no (nothing was changed).
-    /// - Throws: ``PMError/saveFailed(path:_:)``; the old file is intact.
+    /// - Throws: ``PMError/saveFailed(path:_:file:)``; the old file is intact.
     func write(
         _ chunks: [ArraySlice<UInt8>], to target: String, mode: UInt32, stillCurrent: () throws -> Bool = { true }
     ) throws -> Bool {
-        let temporary = temporaryPrefix(of: target) + String(fileSystem.processID)
+        let random = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        let temporary =
+            temporaryPrefix(of: target) + BoardLock.safeHost(fileSystem) + "-" + String(fileSystem.processID)
+            + "-" + random
         var descriptor: Int32?
         do {
             let created = try fileSystem.createExclusive(temporary, mode: mode)
@@ -43,7 +77,11 @@ struct AtomicFileWriter {
         } catch let error as SystemCallError {
             if let descriptor { try? fileSystem.close(descriptor) }
             try? fileSystem.remove(temporary)
-            throw PMError.saveFailed(path: target, error)
+            throw PMError.saveFailed(path: target, error, file: role)
+        } catch {
+            if let descriptor { try? fileSystem.close(descriptor) }
+            try? fileSystem.remove(temporary)
+            throw error
         }
         // The new file is in place; a failed directory sync cannot undo that.
         try? fileSystem.syncDirectory(BoardStore.directory(of: target))

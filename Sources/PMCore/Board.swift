@@ -80,6 +80,34 @@ public struct HistoryLog: Equatable, Sendable {
         try BoardDecoder.historyElementStarts(storedJSON).count + appended.count
     }
 
+    /// The newest event that `matches`, decoding stored events from the end
+    /// only as far as needed.
+    /// - Throws: ``PMError/boardCorrupt`` when a stored event is malformed.
+    public func lastEvent(where matches: (HistoryEvent) -> Bool) throws -> HistoryEvent? {
+        if let event = appended.last(where: matches) { return event }
+        return try BoardDecoder.lastHistoryEvent(storedJSON, where: matches)
+    }
+
+    /// Whether the event with this id is in the history. Searches the stored
+    /// bytes from the end, where a recent event is, for the id as pm writes it.
+    public func contains(eventID: TaskID) -> Bool {
+        if appended.contains(where: { $0.id == eventID }) { return true }
+        let needle = Array("\"id\": \"\(eventID.rawValue)\"".utf8)
+        return storedJSON.withUnsafeBufferPointer { haystack in
+            guard haystack.count >= needle.count else { return false }
+            var start = haystack.count - needle.count
+            while start >= 0 {
+                if haystack[start] == needle[0], haystack[start + 7] == needle[7] {
+                    var k = 1
+                    while k < needle.count, haystack[start + k] == needle[k] { k += 1 }
+                    if k == needle.count { return true }
+                }
+                start -= 1
+            }
+            return false
+        }
+    }
+
     /// Every event, oldest first, decoding the stored ones.
     /// - Throws: ``PMError/boardCorrupt`` when a stored event is malformed.
     public func events() throws -> [HistoryEvent] {

@@ -63,6 +63,23 @@ public enum BoardDecoder {
         }
     }
 
+    /// The newest stored event that `matches`, decoding from the end.
+    static func lastHistoryEvent(_ bytes: ArraySlice<UInt8>, where matches: (HistoryEvent) -> Bool) throws -> HistoryEvent? {
+        let starts = try historyElementStarts(bytes)
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                for start in starts.reversed() {
+                    var reader = JSONReader(buffer, at: start)
+                    let event = try readEvent(&reader)
+                    if matches(event) { return event }
+                }
+                return nil
+            }
+        } catch let failure as JSONReader.Failure {
+            throw describe(failure, in: Array(bytes), path: "history")
+        }
+    }
+
     /// Decodes the whole stored `history` array, oldest first.
     static func decodeHistory(_ bytes: ArraySlice<UInt8>) throws -> [HistoryEvent] {
         try decodeHistory(bytes, last: .max)
@@ -112,9 +129,11 @@ public enum BoardDecoder {
         var revision = 0
         var tasks: [BoardTask]?
         var unknown: [String: JSONValue] = [:]
+        var keys = KeySet()
         try reader.beginObject()
         var first = true
         while let key = try reader.nextKey(first: &first) {
+            try keys.insert(key, reader)
             switch key {
             case "schemaVersion":
                 schemaVersion = try reader.readInt(field: key)
@@ -169,9 +188,11 @@ public enum BoardDecoder {
         var updatedAt: String?
         var unknown: [String: JSONValue] = [:]
         let start = reader.index
+        var keys = KeySet()
         try reader.beginObject()
         var first = true
         while let key = try reader.nextKey(first: &first) {
+            try keys.insert(key, reader)
             switch key {
             case "id": id = try readID(&reader, field: key)
             case "title": title = try readString(&reader, field: key)
@@ -210,9 +231,11 @@ public enum BoardDecoder {
         var to: TaskState?
         var changes: [FieldChange] = []
         let start = reader.index
+        var keys = KeySet()
         try reader.beginObject()
         var first = true
         while let key = try reader.nextKey(first: &first) {
+            try keys.insert(key, reader)
             switch key {
             case "id": id = try readID(&reader, field: key)
             case "at": at = try readString(&reader, field: key)

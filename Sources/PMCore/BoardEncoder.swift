@@ -1,3 +1,5 @@
+import PMICU
+
 /// Writes pm's board format: UTF-8, pretty-printed with two-space indents,
 /// keys sorted, tasks in their stable order, so a change to one task is a
 /// small diff that git can merge.
@@ -228,33 +230,39 @@ struct JSONWriter {
         }
     }
 
-    /// A JSON string literal; only `"`, `\` and control characters are escaped.
+    /// A JSON string literal. `"`, `\` and every character that must never
+    /// reach a terminal raw (C0, DEL, C1, bidi controls, U+2028/2029) are
+    /// escaped, so the board file and `--json` are safe to `cat` and to embed.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            // Bytes that start every character needing an escape: C0, `"`, `\`,
+            // DEL, and the lead bytes of C1 (C2), U+061C (D8) and U+200E… (E2).
+            if !utf8.contains(where: {
+                $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2
+            }) {
                 bytes.append(contentsOf: utf8)
                 return
             }
-            var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                switch byte {
-                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
+                switch scalar {
+                case "\"": bytes.append(contentsOf: [0x5C, 0x22])
+                case "\\": bytes.append(contentsOf: [0x5C, 0x5C])
+                case "\n": bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case "\r": bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case "\t": bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: Array("\\u00".utf8))
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
+                    if TextSafety.isUnsafe(scalar) {
+                        let hex = Array("0123456789abcdef".utf8)
+                        let value = scalar.value
+                        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+                        for shift in [12, 8, 4, 0] { bytes.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
+                    } else {
+                        bytes.append(contentsOf: String(scalar).utf8)
+                    }
                 }
-                runStart = index + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -38,11 +38,45 @@ public struct BoardStore: Sendable {
     /// A missing file starts as an empty board with `newBoardID`. Nothing is
     /// written when `change` throws.
     /// - Returns: what `change` returned.
-    /// - Parameter afterSave: runs once the new board is in place, still under
-    ///   the lock (for per-user state that must follow the board, like undo).
+    /// - Parameter beforeSave: runs under the lock once the new board is
+    ///   computed, before it replaces the old one (for per-user state that must
+    ///   never lag the board, like undo); when it throws, the board is not saved.
     public func update<Result>(
-        newBoardID: TaskID, _ change: (inout Board) throws -> Result, afterSave: (Board) throws -> Void = { _ in }
+        newBoardID: TaskID, _ change: (inout Board) throws -> Result, beforeSave: (Board) throws -> Void = { _ in }
     ) throws -> Result {
+        try withLock { lock, target in
+            for _ in 0..<3 {
+                let current = try read(target)
+                var board = current?.board ?? Board(id: newBoardID)
+                if board.schemaVersion > Board.currentSchemaVersion {
+                    throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
+                }
+                let result = try change(&board)
+                // Counts saves; at its limit it stays there rather than trap.
+                if board.revision < Int.max { board.revision += 1 }
+                try beforeSave(board)
+                // Before the rename, the board must still be the file that was read
+                // and this writer must still own it: a shared folder that ignores
+                // locks makes pm start over, never overwrite.
+                let written = try AtomicFileWriter(fileSystem: fileSystem).write(
+                    BoardEncoder.encodeChunks(board), to: target, mode: current?.status.mode ?? 0o644
+                ) {
+                    try fileSystem.status(target) == current?.status && lock.stillHeld()
+                }
+                if written { return result }
+            }
+            throw PMError.concurrentModification(path: target)
+        }
+    }
+
+    /// Runs `body` with the board as it is on disk (nil when missing) under
+    /// the writers' lock, without saving the board (for per-user state that
+    /// must not race a change, like dropping an undo step).
+    public func withLockedBoard<Result>(_ body: (Board?) throws -> Result) throws -> Result {
+        try withLock { _, target in try body(try read(target)?.board) }
+    }
+
+    private func withLock<Result>(_ body: (BoardLock, String) throws -> Result) throws -> Result {
         let target = try targetPath()
         let directory = Self.directory(of: target)
         do {
@@ -50,29 +84,11 @@ public struct BoardStore: Sendable {
         } catch let error as SystemCallError {
             throw PMError.createFailed(path: directory, error)
         }
-        let lock = try acquireLock(target + ".lock")
-        defer { try? fileSystem.close(lock) }
-        let writer = AtomicFileWriter(fileSystem: fileSystem)
-        writer.removeStaleTemporaryFiles(of: target)
-        for _ in 0..<3 {
-            let current = try read(target)
-            var board = current?.board ?? Board(id: newBoardID)
-            if board.schemaVersion > Board.currentSchemaVersion {
-                throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
-            }
-            let result = try change(&board)
-            board.revision += 1
-            // Before the rename, the board must still be the file that was read:
-            // a shared folder that ignores locks makes pm start over, never overwrite.
-            let written = try writer.write(BoardEncoder.encodeChunks(board), to: target, mode: current?.status.mode ?? 0o644) {
-                try fileSystem.status(target) == current?.status
-            }
-            if written {
-                try afterSave(board)
-                return result
-            }
-        }
-        throw PMError.concurrentModification(path: target)
+        let lock = try BoardLock.acquire(
+            target + ".lock", fileSystem: fileSystem, timeoutMilliseconds: lockTimeoutMilliseconds, sleep: sleep)
+        defer { lock.release() }
+        AtomicFileWriter(fileSystem: fileSystem).removeStaleTemporaryFiles(of: target, now: lock.takenAtNanoseconds)
+        return try body(lock, target)
     }
 
     // MARK: Reading
@@ -115,39 +131,6 @@ public struct BoardStore: Sendable {
     static func fileName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
-    }
-
-    // MARK: Locking
-
-    private func acquireLock(_ lockPath: String) throws -> Int32 {
-        let descriptor: Int32
-        do {
-            descriptor = try fileSystem.openLockFile(lockPath)
-        } catch let error as SystemCallError {
-            throw PMError.createFailed(path: lockPath, error)
-        }
-        var waited = 0
-        let interval = 5
-        while true {
-            let locked: Bool
-            do {
-                locked = try fileSystem.tryLock(descriptor)
-            } catch let error as SystemCallError {
-                try? fileSystem.close(descriptor)
-                throw PMError.saveFailed(path: lockPath, error)
-            }
-            if locked { break }
-            if waited >= lockTimeoutMilliseconds {
-                let holder = String(decoding: fileSystem.readDescriptor(descriptor, limit: 32), as: UTF8.self)
-                try? fileSystem.close(descriptor)
-                throw PMError.locked(pid: Int32(holder.trimmingASCIIWhitespace()))
-            }
-            sleep(interval)
-            waited += interval
-        }
-        // Tell a waiting pm who holds the lock; not needed for correctness.
-        try? fileSystem.overwrite(descriptor, with: Array("\(fileSystem.processID)\n".utf8))
-        return descriptor
     }
 }
 

@@ -1,3 +1,5 @@
+import PMICU
+
 /// An RFC 5545 calendar of the board's deadlines: one all-day event per task
 /// with a deadline that is not done, whose UID is the task's id (so a
 /// re-import updates rather than duplicates), with an alarm at the reminder
@@ -21,7 +23,8 @@ public enum CalendarExport {
                 "DTSTAMP:" + basic(now),
                 "LAST-MODIFIED:" + basic(task.updatedAt),
                 "DTSTART;VALUE=DATE:" + compact(due),
-                "DTEND;VALUE=DATE:" + compact(due.adding(days: 1)),
+                // 9999-12-31 has no next day to end on: a one-day duration says the same.
+                due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
                 "SUMMARY:" + escape(task.title),
             ]
             if !task.body.isEmpty { lines.append("DESCRIPTION:" + escape(task.body)) }

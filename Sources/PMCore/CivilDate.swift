@@ -25,8 +25,32 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(year: y, month: m, day: d)
     }
 
-    /// The date `daysSince1970` days after 1970-01-01 (negative before).
-    public init(daysSince1970 days: Int) {
+    /// The first day a board can hold, 0001-01-01.
+    public static let first = CivilDate(uncheckedYear: 1, month: 1, day: 1)
+    /// The last day a board can hold, 9999-12-31.
+    public static let last = CivilDate(uncheckedYear: 9999, month: 12, day: 31)
+
+    private init(uncheckedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date `daysSince1970` days after 1970-01-01 (negative before), or
+    /// nil outside years 1…9999: a date pm could not read back is never made.
+    public init?(daysSince1970 days: Int) {
+        guard days >= Self.first.daysSince1970, days <= Self.last.daysSince1970 else { return nil }
+        let (y, m, d) = Self.fields(daysSince1970: days)
+        self.init(uncheckedYear: y, month: m, day: d)
+    }
+
+    /// The same date, clamped to years 1…9999.
+    public init(clampingDaysSince1970 days: Int) {
+        self = CivilDate(daysSince1970: days) ?? (days < 0 ? .first : .last)
+    }
+
+    /// Year, month and day of any day count, for formatting instants.
+    static func fields(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
         // Howard Hinnant's civil_from_days.
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -37,9 +61,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        year = y
-        month = m
-        day = d
+        return (y, m, d)
     }
 
     /// Days since 1970-01-01.
@@ -53,9 +75,11 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + doe - 719_468
     }
 
-    /// The date `days` days later (earlier when negative).
-    public func adding(days: Int) -> CivilDate {
-        CivilDate(daysSince1970: daysSince1970 + days)
+    /// The date `days` days later (earlier when negative), or nil past the
+    /// years a board can hold.
+    public func adding(days: Int) -> CivilDate? {
+        let (sum, overflow) = daysSince1970.addingReportingOverflow(days)
+        return overflow ? nil : CivilDate(daysSince1970: sum)
     }
 
     /// `YYYY-MM-DD`.

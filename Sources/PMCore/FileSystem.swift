@@ -7,14 +7,20 @@ public struct FileStatus: Equatable, Sendable {
     public var size: Int64
     public var modifiedNanoseconds: Int64
     public var mode: UInt32
+    /// How many names the file has: a lock or state file with more than one
+    /// may be a hard link someone made to another file of the user's.
+    public var links: UInt64
 
-    public init(kind: Kind, device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, mode: UInt32) {
+    public init(
+        kind: Kind, device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, mode: UInt32, links: UInt64 = 1
+    ) {
         self.kind = kind
         self.device = device
         self.inode = inode
         self.size = size
         self.modifiedNanoseconds = modifiedNanoseconds
         self.mode = mode
+        self.links = links
     }
 }
 
@@ -27,12 +33,20 @@ public protocol FileSystem: Sendable {
     func status(_ path: String) throws -> FileStatus?
     /// The target of a symbolic link, or nil when `path` is not one.
     func symbolicLinkTarget(_ path: String) -> String?
+    /// The status of `path` itself, not following a symlink; nil when it does not exist.
+    func linkStatus(_ path: String) throws -> FileStatus?
     /// The whole content of a regular file.
     func readFile(_ path: String) throws -> [UInt8]
+    /// The whole content of a regular file that is not a symlink: a symlink
+    /// fails with `ELOOP`, anything else not regular with `EISDIR`.
+    func readFileNoFollow(_ path: String) throws -> [UInt8]
     /// Creates a directory and its missing parents.
     func createDirectories(_ path: String) throws
-    /// Opens (creating) a lock file; returns its descriptor.
+    /// Opens (creating) a lock file without following a symlink (`ELOOP`);
+    /// returns its descriptor.
     func openLockFile(_ path: String) throws -> Int32
+    /// The status of an open file.
+    func descriptorStatus(_ descriptor: Int32) throws -> FileStatus
     /// Tries to take an exclusive lock without waiting; false when another holds it.
     func tryLock(_ descriptor: Int32) throws -> Bool
     /// Replaces the content of an open file with `bytes` (used for the lock holder's pid).
@@ -57,4 +71,14 @@ public protocol FileSystem: Sendable {
     func contentsOfDirectory(_ path: String) throws -> [String]
     /// This process's id, written into the lock file.
     var processID: Int32 { get }
+    /// This machine's name, for telling its processes from another's on a shared folder.
+    var hostName: String { get }
+    /// Whether a process with this id runs on this machine.
+    func processIsAlive(_ pid: Int32) -> Bool
+    /// The processes holding an `flock` on the file open as `descriptor`, as the system lists them.
+    func lockHolders(_ descriptor: Int32) -> [Int32]
+    /// Writes into an existing file or device without replacing it (an
+    /// export to `/dev/stdout`, a FIFO, a terminal): opens it for writing,
+    /// never creating or truncating a device.
+    func writeThrough(_ path: String, _ bytes: [UInt8]) throws
 }

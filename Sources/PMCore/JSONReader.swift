@@ -9,6 +9,8 @@ struct JSONReader {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index: Int
+    /// Where the last key read by ``nextKey(first:)`` starts, for errors about it.
+    var keyStart = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
         self.bytes = bytes
@@ -63,6 +65,7 @@ struct JSONReader {
         }
         first = false
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure() }
+        keyStart = index
         let key = try readString()
         try expect(UInt8(ascii: ":"))
         return key
@@ -274,6 +277,7 @@ struct JSONReader {
             var object: [String: JSONValue] = [:]
             var first = true
             while let key = try nextKey(first: &first) {
+                guard object[key] == nil else { throw Failure(offset: keyStart, reason: .duplicateKey(key)) }
                 object[key] = try readValue(depth: depth + 1)
             }
             return .object(object)
@@ -323,5 +327,17 @@ struct JSONReader {
             index += 1
         }
         throw failure()
+    }
+}
+
+/// The keys of one object read so far: a key named twice is refused
+/// (RELIABILITY.md: never keep one of two values silently).
+struct KeySet {
+    private var keys: [String] = []
+
+    /// Adds the key `reader` just read, or throws if the object had it already.
+    mutating func insert(_ key: String, _ reader: JSONReader) throws {
+        if keys.contains(key) { throw JSONReader.Failure(offset: reader.keyStart, reason: .duplicateKey(key)) }
+        keys.append(key)
     }
 }

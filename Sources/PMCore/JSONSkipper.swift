@@ -6,6 +6,8 @@ extension JSONReader {
         enum Expect { case value, keyOrClose, key, colon, commaOrClose }
         var stack: [UInt8] = []  // "{" or "["
         stack.reserveCapacity(16)
+        // The keys of the open objects, as byte ranges, to refuse a key named twice.
+        var keys = OpenObjectKeys()
         var expect = Expect.value
         var afterOpenArray = false
         while true {
@@ -18,6 +20,7 @@ extension JSONReader {
                 case UInt8(ascii: "{"):
                     guard stack.count < 512 else { throw failure() }
                     stack.append(byte)
+                    keys.open()
                     index += 1
                     expect = .keyOrClose
                     continue
@@ -47,11 +50,14 @@ extension JSONReader {
             case .keyOrClose, .key:
                 if byte == UInt8(ascii: "}"), expect == .keyOrClose {
                     stack.removeLast()
+                    keys.close()
                     index += 1
                     expect = .commaOrClose
                 } else {
                     guard byte == UInt8(ascii: "\"") else { throw failure() }
+                    let start = index
                     try skipString()
+                    try keys.add(start + 1..<index - 1, in: bytes)
                     expect = .colon
                 }
                 continue
@@ -74,6 +80,7 @@ extension JSONReader {
             } else if (top == UInt8(ascii: "{") && next == UInt8(ascii: "}"))
                 || (top == UInt8(ascii: "[") && next == UInt8(ascii: "]"))
             {
+                if top == UInt8(ascii: "{") { keys.close() }
                 stack.removeLast()
                 index += 1
                 expect = .commaOrClose
@@ -96,5 +103,50 @@ extension JSONReader {
             }
         }
         skipWhitespace()
+    }
+}
+
+/// The keys of the objects the skipper is inside, innermost last, kept as
+/// byte ranges in one flat array so that skipping allocates nothing per object.
+struct OpenObjectKeys {
+    private var ranges: [Range<Int>] = []
+    private var starts: [Int] = []
+
+    init() {
+        ranges.reserveCapacity(64)
+        starts.reserveCapacity(16)
+    }
+
+    mutating func open() { starts.append(ranges.count) }
+
+    mutating func close() {
+        guard let start = starts.popLast() else { return }
+        ranges.removeSubrange(start...)
+    }
+
+    /// Adds a key (the bytes between its quotes) to the innermost object.
+    /// - Throws: a duplicate-key failure when that object has it already.
+    mutating func add(_ key: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) throws {
+        let base = starts.last ?? 0
+        for other in ranges[base...] where Self.same(other, key, in: bytes) {
+            let text = JSONReader.decodedKey(key, in: bytes)
+            throw JSONReader.Failure(offset: key.lowerBound - 1, reason: .duplicateKey(text))
+        }
+        ranges.append(key)
+    }
+
+    private static func same(_ a: Range<Int>, _ b: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let escaped = bytes[a].contains(UInt8(ascii: "\\")) || bytes[b].contains(UInt8(ascii: "\\"))
+        if escaped { return JSONReader.decodedKey(a, in: bytes) == JSONReader.decodedKey(b, in: bytes) }
+        guard a.count == b.count else { return false }
+        return bytes[a].elementsEqual(bytes[b])
+    }
+}
+
+extension JSONReader {
+    /// A key's text, escapes resolved (the bytes between its quotes).
+    static func decodedKey(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var reader = JSONReader(bytes, at: range.lowerBound - 1)
+        return (try? reader.readString()) ?? ""
     }
 }

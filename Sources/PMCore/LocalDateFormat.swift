@@ -49,9 +49,11 @@ public struct LocalDateFormat: Sendable {
         self.separators = separators
     }
 
-    /// The date `text` names in this locale's short form, or nil.
-    public func parse(_ text: String) -> CivilDate? {
-        var groups: [Int] = []
+    /// The date `text` names in this locale's short form, or nil. Years are
+    /// the locale's own (Buddhist under `th_TH`); a two-digit year is the one
+    /// within 80 years before and 20 after `today`'s, as ICU shows them.
+    public func parse(_ text: String, today: CivilDate) -> CivilDate? {
+        var groups: [(value: Int, digits: Int)] = []
         var digits = ""
         for character in text.trimmingASCIIWhitespace() {
             if character.isASCII, character.isNumber {
@@ -59,26 +61,47 @@ public struct LocalDateFormat: Sendable {
                 if digits.count > 4 { return nil }
             } else if separators.contains(character) {
                 if !digits.isEmpty, let value = Int(digits) {
-                    groups.append(value)
+                    groups.append((value, digits.count))
                     digits = ""
                 }
             } else {
                 return nil
             }
         }
-        if !digits.isEmpty, let value = Int(digits) { groups.append(value) }
+        if !digits.isEmpty, let value = Int(digits) { groups.append((value, digits.count)) }
         guard groups.count == 3 else { return nil }
         var day = 0
         var month = 0
         var year = 0
-        for (field, value) in zip(order, groups) {
+        for (field, group) in zip(order, groups) {
             switch field {
-            case .day: day = value
-            case .month: month = value
-            case .year: year = value < 100 ? 2000 + value : value
+            case .day: day = group.value
+            case .month: month = group.value
+            case .year: year = group.digits <= 2 ? expand(twoDigitYear: group.value, today: today) : group.value
             }
         }
-        return CivilDate(year: year, month: month, day: day)
+        guard let millis = ICUCalendar.millis(locale: locale, year: year, month: month, day: day) else { return nil }
+        return CivilDate(daysSince1970: Int((millis / 86_400_000).rounded(.down)))
+    }
+
+    /// The date `text` names in the form pm shows dates (ICU's medium style:
+    /// `Nov 21, 2026`, `21 nov. 2026`, `21 พ.ย. 2569`), so a shown date can
+    /// always be typed back; nil otherwise.
+    public func parseShown(_ text: String) -> CivilDate? {
+        guard let formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC"),
+            let millis = formatter.parse(text.trimmingASCIIWhitespace())
+        else { return nil }
+        return CivilDate(daysSince1970: Int((millis / 86_400_000).rounded(.down)))
+    }
+
+    /// The year in the locale's calendar ending in `value`, within 80 years
+    /// before and 20 after today's.
+    private func expand(twoDigitYear value: Int, today: CivilDate) -> Int {
+        let current =
+            ICUCalendar.year(locale: locale, millis: Double(today.daysSince1970) * 86_400_000) ?? today.year
+        var year = current - current % 100 + value
+        if year >= current + 20 { year -= 100 } else if year < current - 80 { year += 100 }
+        return year
     }
 
     /// `date` in this locale's short form, as an example for messages.

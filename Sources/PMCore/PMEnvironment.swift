@@ -11,7 +11,7 @@ public struct PMEnvironment: Sendable {
     /// A new UUID for a task, board or event.
     public var makeID: @Sendable () -> TaskID
     /// The viewer's time zone (`TZ`).
-    public var timeZone: TimeZone
+    public var timeZone: Zone
     /// Who makes changes (`PM_USER`, else `USER`, else `unknown`).
     public var user: String
     /// The board file (`--board`, else `PM_BOARD`, else the XDG default).
@@ -20,7 +20,7 @@ public struct PMEnvironment: Sendable {
     public var stateDirectory: String
 
     public init(
-        now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> TaskID, timeZone: TimeZone,
+        now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> TaskID, timeZone: Zone,
         user: String, boardPath: String, stateDirectory: String
     ) {
         self.now = now

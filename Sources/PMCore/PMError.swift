@@ -14,6 +14,37 @@ public enum CorruptionReason: Equatable, Sendable {
     case field(String)
     /// Two tasks share an id (a bad merge).
     case duplicateID(TaskID)
+    /// An object names this key twice (a bad hand merge): pm will not keep one value silently.
+    case duplicateKey(String)
+}
+
+/// Which file a failed save was about: the message must say what did and
+/// did not change (DESIGN.md §10).
+public enum SavedFile: Equatable, Sendable {
+    /// The board itself: it is unchanged.
+    case board
+    /// The user's undo history, saved before the board: the board is unchanged.
+    case undoState
+    /// Which reminders were shown: they were printed, and may be shown again.
+    case reminderLog
+    /// A file the user asked for (`--output`).
+    case output
+}
+
+/// Who holds a board's lock, as far as pm can tell.
+public struct LockHolder: Equatable, Sendable {
+    /// The holder's process id.
+    public var pid: Int32
+    /// The holder's host, when it is not this one.
+    public var host: String?
+    /// Whether the holder is a pm (it wrote its pid into the lock file).
+    public var isPM: Bool
+
+    public init(pid: Int32, host: String? = nil, isPM: Bool = true) {
+        self.pid = pid
+        self.host = host
+        self.isPM = isPM
+    }
 }
 
 /// A failing file-system call: which, and the `errno` it returned.
@@ -58,22 +89,28 @@ public enum PMError: Error, Equatable, Sendable {
     case newerSchema(path: String, found: Int, supported: Int)
     /// The board path is a directory, FIFO or device.
     case notARegularFile(path: String)
-    /// Another process holds the board's lock; its pid when known.
-    case locked(pid: Int32?)
+    /// Another process holds the board's lock; who, when known.
+    case locked(LockHolder?)
+    /// A lock, temp or state file is a symbolic link, has other names, or is
+    /// not a regular file: someone with access to the folder may have put it
+    /// there, so pm neither follows nor truncates it.
+    case unsafeFile(path: String)
     /// Reading a file failed.
     case readFailed(path: String, SystemCallError)
     /// Creating a file or directory failed.
     case createFailed(path: String, SystemCallError)
-    /// Saving the board failed; the old file is intact.
-    case saveFailed(path: String, SystemCallError)
+    /// Saving a file failed; the old file is intact. `file` says which.
+    case saveFailed(path: String, SystemCallError, file: SavedFile = .board)
     /// The file kept changing under pm (a shared folder that ignores locks).
     case concurrentModification(path: String)
     /// This user has nothing to undo on this board.
     case nothingToUndo
     /// This user has nothing to redo on this board.
     case nothingToRedo
-    /// The task was changed after the change to undo or redo: by whom and when, when known.
-    case undoConflict(title: String, by: String?, at: String?)
+    /// The task was changed after the change to undo or redo.
+    case undoConflict(UndoConflict)
+    /// A date that names a day outside years 1–9999, which a board cannot hold.
+    case dateOutOfRange(String)
     /// The user's undo state file cannot be read.
     case stateCorrupt(path: String)
 }

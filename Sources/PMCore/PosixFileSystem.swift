@@ -18,12 +18,31 @@ public struct PosixFileSystem: FileSystem {
             if errno == ENOENT { return nil }
             throw failure("stat")
         }
+        return Self.fileStatus(info)
+    }
+
+    public func linkStatus(_ path: String) throws -> FileStatus? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("lstat")
+        }
+        return Self.fileStatus(info)
+    }
+
+    public func descriptorStatus(_ descriptor: Int32) throws -> FileStatus {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
+        return Self.fileStatus(info)
+    }
+
+    static func fileStatus(_ info: stat) -> FileStatus {
         let type = info.st_mode & S_IFMT
         let kind: FileStatus.Kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
         let nanos = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         return FileStatus(
             kind: kind, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedNanoseconds: nanos, mode: UInt32(info.st_mode & 0o7777))
+            modifiedNanoseconds: nanos, mode: UInt32(info.st_mode & 0o7777), links: UInt64(info.st_nlink))
     }
 
     public func symbolicLinkTarget(_ path: String) -> String? {
@@ -34,8 +53,16 @@ public struct PosixFileSystem: FileSystem {
     }
 
     public func readFile(_ path: String) throws -> [UInt8] {
+        try readRegular(path, flags: 0)
+    }
+
+    public func readFileNoFollow(_ path: String) throws -> [UInt8] {
+        try readRegular(path, flags: O_NOFOLLOW)
+    }
+
+    private func readRegular(_ path: String, flags: Int32) throws -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not hang; fstat then rejects it.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags)
         guard descriptor >= 0 else { throw failure("open") }
         defer { _ = Glibc.close(descriptor) }
         var info = stat()
@@ -65,7 +92,9 @@ public struct PosixFileSystem: FileSystem {
     }
 
     public func openLockFile(_ path: String) throws -> Int32 {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Never follow a link someone planted, never block on a FIFO, never
+        // make a terminal ours; the caller checks what was opened.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
         guard descriptor >= 0 else { throw failure("open") }
         return descriptor
     }
@@ -92,7 +121,7 @@ public struct PosixFileSystem: FileSystem {
     }
 
     public func createExclusive(_ path: String, mode: UInt32) throws -> Int32 {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(mode))
         guard descriptor >= 0 else { throw failure("open") }
         return descriptor
     }
@@ -151,4 +180,46 @@ public struct PosixFileSystem: FileSystem {
     }
 
     public var processID: Int32 { getpid() }
+
+    public var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, 255) == 0 else { return "localhost" }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public func processIsAlive(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    public func lockHolders(_ descriptor: Int32) -> [Int32] {
+        guard let status = try? descriptorStatus(descriptor), let text = try? readFile("/proc/locks") else { return [] }
+        let major = ((status.device >> 8) & 0xFFF) | ((status.device >> 32) & ~0xFFF)
+        let minor = (status.device & 0xFF) | ((status.device >> 12) & ~0xFF)
+        var holders: [Int32] = []
+        // `1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF`; waiters are marked `->`.
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]) else { continue }
+            let place = fields[5].split(separator: ":")
+            guard place.count == 3, UInt64(place[0], radix: 16) == major, UInt64(place[1], radix: 16) == minor,
+                UInt64(place[2]) == status.inode
+            else { continue }
+            holders.append(pid)
+        }
+        return holders
+    }
+
+    public func writeThrough(_ path: String, _ bytes: [UInt8]) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw failure("open") }
+        do {
+            try write(descriptor, bytes[...])
+        } catch {
+            _ = Glibc.close(descriptor)
+            throw error
+        }
+        try close(descriptor)
+    }
 }

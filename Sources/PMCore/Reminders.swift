@@ -25,6 +25,11 @@ public struct ReminderSchedule: Sendable, Equatable {
     /// not done, deadline today, and the reminder time has passed. A deadline
     /// already past gets none; a task re-dated to another day gets none today.
     public func due(_ tasks: [BoardTask], now: Date, timeZone: TimeZone) -> [BoardTask] {
+        due(tasks, now: now, zone: Zone(timeZone))
+    }
+
+    /// ``due(_:now:timeZone:)`` in any ``Zone``.
+    public func due(_ tasks: [BoardTask], now: Date, zone timeZone: Zone) -> [BoardTask] {
         let today = Timestamp.civilDate(of: now, in: timeZone)
         let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))
         let minutes = Int((local - Double(today.daysSince1970) * 86_400) / 60)
@@ -53,14 +58,24 @@ public struct ReminderLog: Sendable {
 
     /// The keys already shown (``ReminderSchedule/key(_:)``); empty when there is no file
     /// or it cannot be read (reminding twice beats never reminding).
-    public func load() -> Set<String> {
-        guard let bytes = try? fileSystem.readFile(path), UTF8Validation.firstInvalidOffset(in: bytes) == nil else { return [] }
+    /// - Throws: ``PMError/unsafeFile(path:)`` when it is a symlink or not a regular file.
+    public func load() throws -> Set<String> {
+        let bytes: [UInt8]
+        do {
+            bytes = try fileSystem.readFileNoFollow(path)
+        } catch let error as SystemCallError {
+            if error.code == 40 || error.code == 21 { throw PMError.unsafeFile(path: path) }  // ELOOP, EISDIR
+            return []
+        }
+        guard UTF8Validation.firstInvalidOffset(in: bytes) == nil else { return [] }
         let keys: [String]? = try? bytes.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
             var keys: [String] = []
+            var seen = KeySet()
             try reader.beginObject()
             var first = true
             while let key = try reader.nextKey(first: &first) {
+                try seen.insert(key, reader)
                 guard key == "shown" else {
                     _ = try reader.readValue()
                     continue
@@ -69,6 +84,8 @@ public struct ReminderLog: Sendable {
                 var firstElement = true
                 while try reader.nextElement(first: &firstElement) { keys.append(try reader.readString()) }
             }
+            reader.skipWhitespace()
+            guard reader.atEnd else { throw reader.failure() }
             return keys
         }
         return Set(keys ?? [])
@@ -76,7 +93,7 @@ public struct ReminderLog: Sendable {
 
     /// Saves the shown keys, dropping those of deadlines more than 30 days before `today`.
     public func save(_ keys: Set<String>, today: CivilDate) throws {
-        let cutoff = today.adding(days: -30)
+        let cutoff = today.adding(days: -30) ?? .first
         let kept = keys.filter { key in
             guard let at = key.lastIndex(of: "@"), let date = CivilDate(iso: String(key[key.index(after: at)...])) else {
                 return false
@@ -91,17 +108,45 @@ public struct ReminderLog: Sendable {
         do {
             try fileSystem.createDirectories(directory)
         } catch let error as SystemCallError {
-            throw PMError.createFailed(path: directory, error)
+            throw PMError.saveFailed(path: directory, error, file: .reminderLog)
         }
-        _ = try AtomicFileWriter(fileSystem: fileSystem).write(writer.finishedChunks(), to: path, mode: 0o600)
+        var atomic = AtomicFileWriter(fileSystem: fileSystem)
+        atomic.role = .reminderLog
+        atomic.removeStaleTemporaryFiles(of: path)
+        _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
     }
 }
 
-/// Writes a file atomically (temp, fsync, rename), for exports.
+/// Writes a file the user named (`--output`), where they pointed.
 public enum FileExport {
-    /// Replaces `path` with `text`.
-    /// - Throws: ``PMError/saveFailed(path:_:)``; the old file is intact.
+    /// Writes `text` to `path`: a regular file (or a new one) is replaced
+    /// atomically (temp, fsync, rename); a symlink is followed and its target
+    /// written, never the link replaced; a device, FIFO or terminal is
+    /// written through, never replaced by a regular file.
+    /// - Throws: ``PMError/saveFailed(path:_:file:)`` with `.output`, or
+    ///   ``PMError/notARegularFile(path:)`` for a directory.
     public static func write(_ text: String, to path: String, fileSystem: FileSystem = PosixFileSystem()) throws {
-        _ = try AtomicFileWriter(fileSystem: fileSystem).write([Array(text.utf8)[...]], to: path, mode: 0o644)
+        let bytes = Array(text.utf8)
+        let status: FileStatus?
+        do {
+            status = try fileSystem.status(path)
+        } catch let error as SystemCallError {
+            throw PMError.saveFailed(path: path, error, file: .output)
+        }
+        switch status?.kind {
+        case .directory?:
+            throw PMError.notARegularFile(path: path)
+        case .other?:
+            do {
+                try fileSystem.writeThrough(path, bytes)
+            } catch let error as SystemCallError {
+                throw PMError.saveFailed(path: path, error, file: .output)
+            }
+        case .regular?, nil:
+            let store = BoardStore(path: path, fileSystem: fileSystem, sleep: { _ in })
+            var atomic = AtomicFileWriter(fileSystem: fileSystem)
+            atomic.role = .output
+            _ = try atomic.write([bytes[...]], to: try store.targetPath(), mode: status?.mode ?? 0o644)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import PMICU
+
 /// Checks what a person types before it reaches the board (RELIABILITY.md).
 public enum TaskInput {
     /// The longest title, in characters.
@@ -5,13 +7,29 @@ public enum TaskInput {
     /// The longest body, in characters.
     public static let bodyLimit = 1000
 
-    /// A valid title: not blank, at most 200 characters, no control or bidi characters.
+    /// A valid title: something visible, at most 200 characters, no control
+    /// or bidi characters. A title of spaces or invisible characters (`\u{200B}`,
+    /// a Hangul filler) would be a card nobody can read or pick.
     public static func validTitle(_ title: String) throws -> String {
-        if title.allSatisfy({ $0.isWhitespace }) { throw PMError.emptyTitle }
+        if !title.unicodeScalars.contains(where: isVisible) { throw PMError.emptyTitle }
         if let scalar = title.unicodeScalars.first(where: TextSafety.isUnsafe) { throw PMError.unsafeTitle(scalar) }
         let length = title.count
         guard length <= titleLimit else { throw PMError.titleTooLong(length: length, limit: titleLimit) }
         return title
+    }
+
+    /// Whether a character leaves a mark on screen on its own.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        if properties.isWhitespace || properties.isDefaultIgnorableCodePoint { return false }
+        switch properties.generalCategory {
+        case .control, .format, .nonspacingMark, .enclosingMark, .spaceSeparator, .lineSeparator, .paragraphSeparator,
+            .surrogate:
+            return false
+        default:
+            // Blank in every font: the Braille blank and the Hangul fillers.
+            return ![0x2800, 0x3164, 0x115F, 0x1160, 0xFFA0].contains(scalar.value)
+        }
     }
 
     /// A valid body: at most 1,000 characters; newlines and tabs allowed, other control characters not.
@@ -22,35 +40,5 @@ public enum TaskInput {
         let length = body.count
         guard length <= bodyLimit else { throw PMError.bodyTooLong(length: length, limit: bodyLimit) }
         return body
-    }
-}
-
-/// Which characters must never reach a terminal raw.
-public enum TextSafety {
-    /// C0 and C1 controls (ESC starts terminal escape sequences), DEL, and the
-    /// bidirectional overrides and isolates that can make text lie about its order.
-    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
-        case 0x2028, 0x2029: return true
-        default: return false
-        }
-    }
-
-    /// `text` with every unsafe character shown as `\u{1B}`, so that a title
-    /// from someone else's file cannot drive the terminal.
-    /// - Parameter keepNewlines: keep `\n` (and tabs) as they are, for bodies.
-    public static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if isUnsafe(scalar), !(keepNewlines && (scalar == "\n" || scalar == "\t")) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

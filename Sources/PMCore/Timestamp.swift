@@ -14,18 +14,24 @@ public enum Timestamp {
             millisOfDay += 86_400_000
             days -= 1
         }
-        let civil = CivilDate(daysSince1970: days)
+        let (year, month, day) = CivilDate.fields(daysSince1970: days)
         let hours = millisOfDay / 3_600_000
         let minutes = millisOfDay / 60_000 % 60
         let seconds = millisOfDay / 1000 % 60
         let millis = millisOfDay % 1000
-        return "\(civil)T\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(millis, 3))Z"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(millis, 3))Z"
     }
 
     /// Parses an ISO 8601 date-time: `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed
     /// by `Z`, `±HH:MM` or `±HHMM`; without a zone the time is local to `timeZone`.
     /// A lone `YYYY-MM-DD` means midnight in `timeZone`.
     public static func parse(_ text: String, timeZone: TimeZone) -> Date? {
+        parse(text, zone: Zone(timeZone))
+    }
+
+    /// ``parse(_:timeZone:)`` in any ``Zone``, POSIX `TZ` strings included.
+    public static func parse(_ text: String, zone timeZone: Zone) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 10, let date = CivilDate(iso: String(decoding: bytes[0..<10], as: UTF8.self)) else { return nil }
         var index = 10
@@ -78,14 +84,14 @@ public enum Timestamp {
     }
 
     /// The calendar date of `date` in `timeZone`.
-    public static func civilDate(of date: Date, in timeZone: TimeZone) -> CivilDate {
+    public static func civilDate(of date: Date, in timeZone: Zone) -> CivilDate {
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-        return CivilDate(daysSince1970: Int((local / 86_400).rounded(.down)))
+        return CivilDate(clampingDaysSince1970: Int((local / 86_400).rounded(.down)))
     }
 
     /// Milliseconds since 1970 of a stored timestamp, or nil if malformed.
     public static func milliseconds(of stored: String) -> Double? {
-        parse(stored, timeZone: TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current)
+        parse(stored, zone: .utc)
             .map { $0.timeIntervalSince1970 * 1000 }
     }
 

@@ -22,6 +22,50 @@ public struct Transition: Equatable, Sendable {
 
     /// The task this transition is about.
     public var taskID: TaskID? { to?.id ?? from?.id }
+
+    /// Whether the transition is one a change could have made: about one
+    /// task (both sides share its id) and not empty. A state file that says
+    /// otherwise was damaged or crafted.
+    public var isWellFormed: Bool {
+        switch (from, to) {
+        case (nil, nil): return false
+        case (let a?, let b?): return a.id == b.id
+        default: return true
+        }
+    }
+
+    /// The fields the change set: all of them when it created or deleted the
+    /// task, else those whose value differs. Undo compares these and nothing
+    /// else (never timestamps), so it works however many undos came before.
+    public var fields: [TaskField] {
+        guard let from, let to else { return TaskField.allCases }
+        return TaskField.allCases.filter { !$0.same(from, to) }
+    }
+}
+
+/// A field of a task that a change can set.
+public enum TaskField: String, CaseIterable, Sendable {
+    case title, body, due, state
+
+    /// Whether `a` and `b` hold the same value in this field.
+    func same(_ a: BoardTask, _ b: BoardTask) -> Bool {
+        switch self {
+        case .title: return a.title == b.title
+        case .body: return a.body == b.body
+        case .due: return a.due == b.due
+        case .state: return a.state == b.state
+        }
+    }
+
+    /// Copies this field's value from `source` into `task`.
+    func copy(from source: BoardTask, into task: inout BoardTask) {
+        switch self {
+        case .title: task.title = source.title
+        case .body: task.body = source.body
+        case .due: task.due = source.due
+        case .state: task.state = source.state
+        }
+    }
 }
 
 /// One user's undo and redo stacks for one board, kept in their state directory.
@@ -41,28 +85,110 @@ public struct UndoState: Equatable, Sendable {
 
     /// Records a new change: it can be undone, and nothing can be redone any more.
     public mutating func record(_ transitions: [Transition]) {
-        guard !transitions.isEmpty else { return }
-        undo += transitions
-        if undo.count > Self.depth { undo.removeFirst(undo.count - Self.depth) }
-        redo.removeAll()
+        apply(.record(transitions))
+    }
+
+    /// Applies one step to the stacks.
+    public mutating func apply(_ step: UndoStep) {
+        switch step {
+        case .record(let transitions):
+            guard !transitions.isEmpty else { return }
+            undo += transitions
+            if undo.count > Self.depth { undo.removeFirst(undo.count - Self.depth) }
+            redo.removeAll()
+        case .undone(let made):
+            if !undo.isEmpty { undo.removeLast() }
+            redo.append(made)
+        case .redone(let made):
+            if !redo.isEmpty { redo.removeLast() }
+            undo.append(made)
+            if undo.count > Self.depth { undo.removeFirst(undo.count - Self.depth) }
+        case .skipped:
+            if !undo.isEmpty { undo.removeLast() }
+        }
+    }
+}
+
+/// What one command did to the stacks. The state file stores the stacks as
+/// they were and the step as pending; the step counts only once its event is
+/// on the board, so a kill between the two saves cannot leave them apart.
+public enum UndoStep: Equatable, Sendable {
+    /// A new change (usually one transition).
+    case record([Transition])
+    /// The last undo entry was undone; `made` is the change the undo made.
+    case undone(made: Transition)
+    /// The last redo entry was redone; `made` is the change the redo made.
+    case redone(made: Transition)
+    /// The last undo entry was dropped on purpose (`pm undo --skip`).
+    case skipped
+
+    /// The board event that proves the step happened; nil for a skip, which
+    /// changes no board.
+    public var eventID: TaskID? {
+        switch self {
+        case .record(let transitions): return transitions.last?.eventID
+        case .undone(let made), .redone(let made): return made.eventID
+        case .skipped: return nil
+        }
+    }
+}
+
+/// Why an undo or redo was refused: someone else changed the task since.
+public struct UndoConflict: Equatable, Sendable {
+    /// The task's title, as last known.
+    public var title: String
+    /// Who made the blocking change and when, when known.
+    public var by: String?
+    public var at: String?
+    /// The task no longer exists.
+    public var deleted: Bool
+    /// Refused a redo rather than an undo.
+    public var redo: Bool
+
+    public init(title: String, by: String? = nil, at: String? = nil, deleted: Bool = false, redo: Bool = false) {
+        self.title = title
+        self.by = by
+        self.at = at
+        self.deleted = deleted
+        self.redo = redo
     }
 }
 
 extension Board {
-    /// Reverts a transition: the task must still be exactly as the transition
-    /// left it; it goes back to how it was before, with a new `updatedAt`.
-    /// Records the change in the history like any other.
+    /// Reverts a transition: the fields the change set must still hold what it
+    /// wrote (other fields may have changed since; they are kept). Records the
+    /// change in the history like any other.
+    /// - Parameter redo: only says which word the refusal uses.
     /// - Returns: the transition this made (which reverting again undoes).
-    /// - Throws: ``PMError/undoConflict(title:by:at:)`` when someone changed
-    ///   the task since; the board is then unchanged.
-    public mutating func revert(_ transition: Transition, eventID: TaskID, by user: String, at time: String) throws -> Transition
-    {
-        guard let id = transition.taskID else { throw PMError.nothingToUndo }
+    /// - Throws: ``PMError/undoConflict(_:)`` when someone changed those
+    ///   fields since; the board is then unchanged.
+    public mutating func revert(
+        _ transition: Transition, eventID: TaskID, by user: String, at time: String, redo: Bool = false
+    ) throws -> Transition {
+        guard transition.isWellFormed, let id = transition.taskID else { throw PMError.nothingToUndo }
         let index = tasks.firstIndex { $0.id == id }
         let current = index.map { tasks[$0] }
-        guard current == transition.to else { throw try conflict(on: id, title: current?.title ?? transition.from?.title ?? "") }
-        var restored = transition.from
-        restored?.updatedAt = time
+        let fields = transition.fields
+        let restored: BoardTask?
+        switch (current, transition.from, transition.to) {
+        case (let now?, let before, let after?) where fields.allSatisfy({ $0.same(now, after) }):
+            // Undoing an add removes the task; otherwise only the fields the
+            // change set go back, and a colleague's change to others stays.
+            if let before {
+                var task = now
+                for field in fields { field.copy(from: before, into: &task) }
+                task.updatedAt = time
+                restored = task
+            } else {
+                restored = nil
+            }
+        case (nil, let before?, nil):
+            var task = before
+            task.updatedAt = time
+            restored = task
+        default:
+            throw PMError.undoConflict(try conflict(on: id, current: current, transition: transition, redo: redo))
+        }
         switch (index, restored) {
         case (let index?, let task?): tasks[index] = task
         case (let index?, nil): tasks.remove(at: index)
@@ -76,9 +202,21 @@ extension Board {
         return Transition(from: current, to: restored, eventID: eventID, at: time)
     }
 
-    private func conflict(on id: TaskID, title: String) throws -> PMError {
-        let last = try history.events().last { $0.taskID == id }
-        return PMError.undoConflict(title: title, by: last?.by, at: last?.at)
+    /// Whether a transition can be reverted on this board as it is now.
+    public func canRevert(_ transition: Transition) -> Bool {
+        guard transition.isWellFormed, let id = transition.taskID else { return false }
+        let current = task(id)
+        switch (current, transition.to) {
+        case (let now?, let after?): return transition.fields.allSatisfy { $0.same(now, after) }
+        case (nil, nil): return true
+        default: return false
+        }
+    }
+
+    private func conflict(on id: TaskID, current: BoardTask?, transition: Transition, redo: Bool) throws -> UndoConflict {
+        let title = current?.title ?? transition.to?.title ?? transition.from?.title ?? ""
+        let last = try history.lastEvent { $0.taskID == id }
+        return UndoConflict(title: title, by: last?.by, at: last?.at, deleted: current == nil, redo: redo)
     }
 
     /// The history event that describes going from `old` to `new`.
@@ -113,5 +251,11 @@ extension Board {
         case (nil, nil):
             return HistoryEvent(id: id, at: time, by: user, action: .edited, taskID: id, title: "")
         }
+    }
+
+    /// The history sentence's event for a transition, without recording it
+    /// (for saying what `pm undo --skip` dropped).
+    public static func describe(_ transition: Transition, by user: String) -> HistoryEvent {
+        event(from: transition.from, to: transition.to, id: transition.eventID, by: user, at: transition.at)
     }
 }

@@ -3,113 +3,207 @@ import PMICU
 /// Keeps one user's undo and redo stacks for one board in their state
 /// directory (DESIGN.md §5), so that they survive between runs and machines
 /// sharing the board file do not share them.
+///
+/// The file holds the stacks as they were before the last command and that
+/// command's step as *pending*. It is saved before the board; on load the
+/// step counts only if its event reached the board. So a kill between the
+/// two saves leaves the stacks agreeing with the board, and a change is never
+/// missing from its author's stack (RELIABILITY.md).
 public struct UndoStore: Sendable {
     /// The state file.
     public let path: String
     let fileSystem: FileSystem
 
-    /// The store for `user` on the board `boardID`, under `stateDirectory`.
-    public init(stateDirectory: String, boardID: TaskID, user: String, fileSystem: FileSystem = PosixFileSystem()) {
-        path = Self.stateFile("undo", in: stateDirectory, boardID: boardID, user: user)
+    /// What the file holds.
+    public struct Stored: Equatable, Sendable {
+        /// The stacks before the pending step.
+        public var committed: UndoState
+        /// The last command's step, which counts once its event is on the board.
+        public var pending: UndoStep?
+
+        public init(committed: UndoState = UndoState(), pending: UndoStep? = nil) {
+            self.committed = committed
+            self.pending = pending
+        }
+
+        /// The stacks as they are for `board`: the pending step applied if it happened.
+        public func resolved(against board: Board) -> UndoState {
+            var state = committed
+            if let pending, let event = pending.eventID, board.history.contains(eventID: event) { state.apply(pending) }
+            return state
+        }
+    }
+
+    /// The store for `user` on the board `boardID` found at `boardKey` (its
+    /// real path: two copies of one board do not share a stack).
+    public init(
+        stateDirectory: String, boardID: TaskID, boardKey: String, user: String, fileSystem: FileSystem = PosixFileSystem()
+    ) {
+        path = Self.stateFile("undo", in: stateDirectory, boardID: boardID, user: user, boardKey: boardKey)
         self.fileSystem = fileSystem
     }
 
-    /// `<directory>/<kind>-<board id>-<user>.json`: per-user state is keyed by
-    /// board and user (DESIGN.md §5).
-    static func stateFile(_ kind: String, in directory: String, boardID: TaskID, user: String) -> String {
-        directory + "/" + kind + "-" + boardID.rawValue + "-" + fileNamePart(user) + ".json"
+    /// `<directory>/<kind>-<board id>[-<path hash>]-<user>.json`: per-user state
+    /// is keyed by board and user (DESIGN.md §5).
+    static func stateFile(_ kind: String, in directory: String, boardID: TaskID, user: String, boardKey: String? = nil)
+        -> String
+    {
+        let place = boardKey.map { "-" + StableHash.hex(Array($0.utf8)) } ?? ""
+        return directory + "/" + kind + "-" + boardID.rawValue + place + "-" + fileNamePart(user) + ".json"
     }
 
-    /// A user name made safe for a file name: letters, digits, `-`, `_`, `.`
-    /// kept, everything else as `%XX`.
+    /// A user name made safe for a file name on any file system: lowercase
+    /// letters, digits, `-`, `_` kept, everything else (capitals too, for
+    /// case-insensitive file systems) as `%XX`. A long name keeps its start
+    /// and a hash of the whole, so two names never share a file.
     static func fileNamePart(_ user: String) -> String {
         var result = ""
         for byte in user.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"),
+                UInt8(ascii: "_"):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)
                 result += "%" + (hex.count == 1 ? "0" : "") + hex
             }
         }
-        return String(result.prefix(120))
+        guard result.utf8.count > 100 else { return result }
+        var start = String(result.prefix(60))
+        while let percent = start.suffix(2).firstIndex(of: "%") { start = String(start[..<percent]) }
+        return start + "~" + StableHash.hex(Array(user.utf8))
     }
 
-    /// The stacks; empty when the file does not exist yet.
-    /// - Throws: ``PMError/stateCorrupt(path:)`` when it cannot be read.
-    public func load() throws -> UndoState {
+    /// The stacks and the pending step; empty when the file does not exist yet.
+    /// - Throws: ``PMError/stateCorrupt(path:)`` when it cannot be read exactly,
+    ///   ``PMError/unsafeFile(path:)`` when it is a symlink or not a regular file.
+    public func load() throws -> Stored {
         let bytes: [UInt8]
         do {
-            guard try fileSystem.status(path) != nil else { return UndoState() }
-            bytes = try fileSystem.readFile(path)
+            bytes = try fileSystem.readFileNoFollow(path)
         } catch let error as SystemCallError {
-            throw PMError.readFailed(path: path, error)
+            switch error.code {
+            case 2: return Stored()  // ENOENT
+            case 40, 21: throw PMError.unsafeFile(path: path)  // ELOOP (a symlink), EISDIR (not regular)
+            default: throw PMError.readFailed(path: path, error)
+            }
         }
         guard UTF8Validation.firstInvalidOffset(in: bytes) == nil,
-            let state = try? bytes.withUnsafeBufferPointer({ buffer -> UndoState in
+            let stored = try? bytes.withUnsafeBufferPointer({ buffer -> Stored in
                 var reader = JSONReader(buffer)
-                return try Self.readState(&reader)
+                let stored = try Self.readStored(&reader)
+                reader.skipWhitespace()
+                guard reader.atEnd else { throw reader.failure() }
+                return stored
             })
         else { throw PMError.stateCorrupt(path: path) }
-        return state
+        return stored
     }
 
     /// Saves the stacks atomically. The caller holds the board's lock.
-    public func save(_ state: UndoState) throws {
+    /// - Throws: ``PMError/saveFailed(path:_:file:)`` naming the undo history.
+    public func save(_ stored: Stored) throws {
         let directory = BoardStore.directory(of: path)
         do {
             try fileSystem.createDirectories(directory)
         } catch let error as SystemCallError {
-            throw PMError.createFailed(path: directory, error)
+            throw PMError.saveFailed(path: directory, error, file: .undoState)
         }
         var writer = JSONWriter()
-        writer.object(
-            [
-                ("redo", { Self.write(state.redo, into: &$0) }),
-                ("undo", { Self.write(state.undo, into: &$0) }),
-            ], level: 0)
+        var fields: [(String, (inout JSONWriter) -> Void)] = [
+            ("redo", { Self.write(stored.committed.redo, into: &$0, level: 1) }),
+            ("undo", { Self.write(stored.committed.undo, into: &$0, level: 1) }),
+        ]
+        if let pending = stored.pending {
+            let (name, transitions) = Self.parts(of: pending)
+            fields.insert(
+                (
+                    "pending",
+                    { w in
+                        w.object(
+                            [("step", { $0.string(name) }), ("transitions", { Self.write(transitions, into: &$0, level: 2) })],
+                            level: 1)
+                    }
+                ), at: 0)
+        }
+        writer.object(fields, level: 0)
         writer.raw("\n")
-        let atomic = AtomicFileWriter(fileSystem: fileSystem)
+        var atomic = AtomicFileWriter(fileSystem: fileSystem)
+        atomic.role = .undoState
         atomic.removeStaleTemporaryFiles(of: path)
         _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
     }
 
-    private static func write(_ transitions: [Transition], into writer: inout JSONWriter) {
-        writer.array(count: transitions.count, level: 1) { writer, index in
+    // MARK: Format
+
+    private static func parts(of step: UndoStep) -> (String, [Transition]) {
+        switch step {
+        case .record(let transitions): return ("record", transitions)
+        case .undone(let made): return ("undone", [made])
+        case .redone(let made): return ("redone", [made])
+        case .skipped: return ("skipped", [])
+        }
+    }
+
+    private static func write(_ transitions: [Transition], into writer: inout JSONWriter, level: Int) {
+        writer.array(count: transitions.count, level: level) { writer, index in
             let transition = transitions[index]
             writer.object(
                 [
                     ("at", { $0.string(transition.at) }),
                     ("event", { $0.string(transition.eventID.rawValue) }),
-                    ("from", { w in Self.write(transition.from, into: &w) }),
-                    ("to", { w in Self.write(transition.to, into: &w) }),
-                ], level: 2)
+                    ("from", { w in Self.write(transition.from, into: &w, level: level + 2) }),
+                    ("to", { w in Self.write(transition.to, into: &w, level: level + 2) }),
+                ], level: level + 1)
         }
     }
 
-    private static func write(_ task: BoardTask?, into writer: inout JSONWriter) {
+    private static func write(_ task: BoardTask?, into writer: inout JSONWriter, level: Int) {
         guard let task else {
             writer.raw("null")
             return
         }
-        BoardEncoder.writeTask(task, overdue: nil, into: &writer, level: 3)
+        BoardEncoder.writeTask(task, overdue: nil, into: &writer, level: level)
     }
 
-    private static func readState(_ reader: inout JSONReader) throws -> UndoState {
-        var state = UndoState()
+    private static func readStored(_ reader: inout JSONReader) throws -> Stored {
+        var stored = Stored()
+        var keys = KeySet()
         try reader.beginObject()
         var first = true
         while let key = try reader.nextKey(first: &first) {
+            try keys.insert(key, reader)
             switch key {
-            case "undo": state.undo = try readTransitions(&reader)
-            case "redo": state.redo = try readTransitions(&reader)
+            case "undo": stored.committed.undo = try readTransitions(&reader)
+            case "redo": stored.committed.redo = try readTransitions(&reader)
+            case "pending": stored.pending = try readPending(&reader)
             default: _ = try reader.readValue()
             }
         }
-        return state
+        return stored
+    }
+
+    private static func readPending(_ reader: inout JSONReader) throws -> UndoStep {
+        var name: String?
+        var transitions: [Transition] = []
+        var keys = KeySet()
+        try reader.beginObject()
+        var first = true
+        while let key = try reader.nextKey(first: &first) {
+            try keys.insert(key, reader)
+            switch key {
+            case "step": name = try BoardDecoder.readString(&reader, field: key)
+            case "transitions": transitions = try readTransitions(&reader)
+            default: _ = try reader.readValue()
+            }
+        }
+        switch (name, transitions.count) {
+        case ("record", 1...): return .record(transitions)
+        case ("undone", 1): return .undone(made: transitions[0])
+        case ("redone", 1): return .redone(made: transitions[0])
+        case ("skipped", 0): return .skipped
+        default: throw reader.failure()
+        }
     }
 
     private static func readTransitions(_ reader: inout JSONReader) throws -> [Transition] {
@@ -121,9 +215,11 @@ public struct UndoStore: Sendable {
             var to: BoardTask?
             var event: TaskID?
             var at: String?
+            var keys = KeySet()
             try reader.beginObject()
             var firstKey = true
             while let key = try reader.nextKey(first: &firstKey) {
+                try keys.insert(key, reader)
                 switch key {
                 case "from": from = try reader.readNullIfPresent() ? nil : try BoardDecoder.readTask(&reader)
                 case "to": to = try reader.readNullIfPresent() ? nil : try BoardDecoder.readTask(&reader)
@@ -132,9 +228,27 @@ public struct UndoStore: Sendable {
                 default: _ = try reader.readValue()
                 }
             }
-            guard let event, let at, from != nil || to != nil else { throw reader.failure() }
-            result.append(Transition(from: from, to: to, eventID: event, at: at))
+            guard let event, let at else { throw reader.failure() }
+            let transition = Transition(from: from, to: to, eventID: event, at: at)
+            // One task on both sides, as a change makes: a crafted file must
+            // not make undo write one task's content into another's place.
+            guard transition.isWellFormed else { throw reader.failure() }
+            result.append(transition)
         }
         return result
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that is the same in every run and on every
+/// machine (Swift's `Hasher` is seeded per process), for file names.
+enum StableHash {
+    static func hex(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

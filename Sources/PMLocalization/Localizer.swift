@@ -90,8 +90,11 @@ public final class Localizer: Sendable {
         return try? MessageFormat(parsing: text)
     }
 
+    /// A table value as a format, or nil when unusable. Control, escape and
+    /// bidi characters in it are shown escaped: a table is untrusted text
+    /// (`PM_LOCALIZATION_DIR`) and must never drive the terminal.
     private func usable(_ text: String, reference: MessageFormat?) -> MessageFormat? {
-        guard let format = try? MessageFormat(parsing: text) else { return nil }
+        guard let format = try? MessageFormat(parsing: TextSafety.escaped(text, keepNewlines: true)) else { return nil }
         guard let reference else { return format }
         return format.signature == reference.signature ? format : nil
     }

@@ -16,6 +16,8 @@ public struct TableProblem: Equatable, Sendable {
         case badSpecifier(String, MessageFormat.Problem)
         /// A plural form the language's rules need is missing.
         case missingPlural(String, category: String, language: String)
+        /// A value holds a control, escape or bidi character (shown escaped at run time).
+        case unsafeCharacter(String, Unicode.Scalar)
     }
 
     public var path: String
@@ -50,7 +52,7 @@ public enum TableChecker {
     /// Checks `tables` against `english` (which is checked too).
     public static func check(english: TableFile, tables: [TableFile]) -> [TableProblem] {
         let reference = StringsTableParser.parse(bytes: english.bytes)
-        var problems = syntaxProblems(reference, path: english.path)
+        var problems = syntaxProblems(reference, path: english.path) + unsafeValues(reference, path: english.path)
         var referenceFormats: [String: MessageFormat] = [:]
         for entry in reference.entries {
             do {
@@ -63,7 +65,7 @@ public enum TableChecker {
         let bases = pluralBases(of: englishKeys)
         for table in tables where table.language != "en" {
             let parsed = StringsTableParser.parse(bytes: table.bytes)
-            problems += syntaxProblems(parsed, path: table.path)
+            problems += syntaxProblems(parsed, path: table.path) + unsafeValues(parsed, path: table.path)
             let keys = Set(parsed.entries.map(\.key))
             for entry in parsed.entries {
                 let base = pluralBase(of: entry.key)
@@ -113,6 +115,17 @@ public enum TableChecker {
 
     static func syntaxProblems(_ table: ParsedStringsTable, path: String) -> [TableProblem] {
         table.problems.map { TableProblem(path: path, line: $0.line, kind: .syntax($0.kind)) }
+    }
+
+    /// Values that would send a control, escape or bidi character to the
+    /// terminal (a newline is how a message breaks lines, and is allowed).
+    static func unsafeValues(_ table: ParsedStringsTable, path: String) -> [TableProblem] {
+        table.entries.compactMap { entry in
+            guard let scalar = entry.value.unicodeScalars.first(where: { $0 != "\n" && TextSafety.isUnsafe($0) }) else {
+                return nil
+            }
+            return TableProblem(path: path, line: entry.line, kind: .unsafeCharacter(entry.key, scalar))
+        }
     }
 
     static func pluralBase(of key: String) -> String? {

@@ -92,4 +92,23 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         return try real.contentsOfDirectory(path)
     }
     public var processID: Int32 { real.processID }
+    public var hostName: String { real.hostName }
+    public func processIsAlive(_ pid: Int32) -> Bool { real.processIsAlive(pid) }
+    public func lockHolders(_ descriptor: Int32) -> [Int32] { real.lockHolders(descriptor) }
+    public func linkStatus(_ path: String) throws -> FileStatus? {
+        try step("lstat")
+        return try real.linkStatus(path)
+    }
+    public func readFileNoFollow(_ path: String) throws -> [UInt8] {
+        try step("read")
+        return try real.readFileNoFollow(path)
+    }
+    public func descriptorStatus(_ descriptor: Int32) throws -> FileStatus {
+        try step("fstat")
+        return try real.descriptorStatus(descriptor)
+    }
+    public func writeThrough(_ path: String, _ bytes: [UInt8]) throws {
+        try step("writeThrough")
+        try real.writeThrough(path, bytes)
+    }
 }

@@ -58,7 +58,7 @@ extension PMEnvironment {
         let instant = Timestamp.parse(now, timeZone: zone) ?? Date(timeIntervalSince1970: 0)
         let ids = CountingIDs()
         return PMEnvironment(
-            now: { instant }, makeID: { ids.make() }, timeZone: zone, user: user, boardPath: boardPath,
+            now: { instant }, makeID: { ids.make() }, timeZone: Zone(zone), user: user, boardPath: boardPath,
             stateDirectory: "/nonexistent/state")
     }
 }

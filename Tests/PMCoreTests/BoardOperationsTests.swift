@@ -1,4 +1,5 @@
 import PMCore
+import PMICU
 import PMTestSupport
 import Testing
 

@@ -83,24 +83,57 @@ import Testing
     @Test func aHeldLockMakesTheWriterGiveUpWithTheHoldersPid() throws {
         let dir = TemporaryDirectory()
         try add("original", to: store(dir))
-        let holder = open(dir.file("board.json.lock"), O_RDWR | O_CREAT, 0o644)
-        defer { close(holder) }
-        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
-        _ = "4242\n".withCString { write(holder, $0, 5) }
+        // Another pm (a child process) holds the lock and writes its pid.
+        dir.write("board.json.lock", "")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [
+            dir.file("board.json.lock"), "sh", "-c", "echo \"$PPID host\" > \"$0\"; sleep 5", dir.file("board.json.lock"),
+        ]
+        try holder.run()
+        defer { holder.terminate() }
+        for _ in 0..<200 where (dir.read("board.json.lock")?.count ?? 0) < 3 { usleep(10_000) }
         let before = dir.read("board.json")
-        #expect(throws: PMError.locked(pid: 4242)) { try add("blocked", to: store(dir, timeout: 50)) }
+        #expect(throws: PMError.locked(LockHolder(pid: holder.processIdentifier))) {
+            try add("blocked", to: store(dir, timeout: 50))
+        }
         #expect(dir.read("board.json") == before)
-        flock(holder, LOCK_UN)
+        holder.terminate()
+        holder.waitUntilExit()
         try add("after", to: store(dir))
         #expect(try store(dir).load()?.tasks.count == 2)
+    }
+
+    /// The lock's holder is not a pm (`flock(1)`, another tool): the stale
+    /// pid a pm once wrote into the file is not named as the holder.
+    @Test func aLockHeldByAnotherProgramNamesThatProgramNotAStalePid() throws {
+        let dir = TemporaryDirectory()
+        try add("original", to: store(dir))
+        dir.write("board.json.lock", "4242 oldhost\n")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [dir.file("board.json.lock"), "sleep", "5"]
+        try holder.run()
+        defer { holder.terminate() }
+        usleep(200_000)
+        do {
+            try add("blocked", to: store(dir, timeout: 50))
+            Issue.record("the lock was not honoured")
+        } catch PMError.locked(let who) {
+            #expect(who?.pid != 4242)
+            #expect(who?.isPM == false, "\(String(describing: who))")
+        }
     }
 
     @Test func leftoverTempFilesOfAKilledWriterAreCleanedUp() throws {
         let dir = TemporaryDirectory()
         try add("original", to: store(dir))
         dir.write(".board.json.tmp-99999", "{half a board")
+        let host = PosixFileSystem().hostName
+        dir.write(".board.json.tmp-\(host)-99998-ab12", "{half a board")
         try add("second", to: store(dir))
-        #expect(dir.read(".board.json.tmp-99999") == nil)
+        #expect(dir.read(".board.json.tmp-99999") == nil, "pm 0.1's name: this host's, its writer gone")
+        #expect(dir.read(".board.json.tmp-\(host)-99998-ab12") == nil)
         #expect(try store(dir).load()?.tasks.count == 2)
     }
 

@@ -25,11 +25,26 @@ import Testing
     }
 
     @Test func civilDatesRoundTripThroughDayNumbers() {
-        for days in [-800_000, -1, 0, 1, 19_000, 20_413, 2_900_000] {
-            #expect(CivilDate(daysSince1970: days).daysSince1970 == days)
+        for days in [-719_162, -800, -1, 0, 1, 19_000, 20_413, 2_932_896] {
+            #expect(CivilDate(daysSince1970: days)?.daysSince1970 == days)
         }
-        #expect(CivilDate(daysSince1970: 0).description == "1970-01-01")
-        #expect(CivilDate(year: 2026, month: 11, day: 21)?.adding(days: 10).description == "2026-12-01")
+        #expect(CivilDate(daysSince1970: 0)?.description == "1970-01-01")
+        #expect(CivilDate(year: 2026, month: 11, day: 21)?.adding(days: 10)?.description == "2026-12-01")
+    }
+
+    /// A board can hold years 1…9999 only: no day count, addition or clamp
+    /// ever makes a date outside them, so pm never writes what it cannot read.
+    @Test func noDateOutsideTheYearsABoardHoldsCanBeMade() {
+        #expect(CivilDate.first.description == "0001-01-01" && CivilDate.last.description == "9999-12-31")
+        #expect(CivilDate(daysSince1970: -719_163) == nil, "0000-12-31")
+        #expect(CivilDate(daysSince1970: 2_932_897) == nil, "10000-01-01")
+        #expect(CivilDate.last.adding(days: 1) == nil)
+        #expect(CivilDate.first.adding(days: -1) == nil)
+        #expect(CivilDate.first.adding(days: Int.min) == nil)
+        #expect(CivilDate.last.adding(days: Int.max) == nil)
+        #expect(CivilDate(clampingDaysSince1970: Int.max) == .last)
+        #expect(CivilDate(clampingDaysSince1970: Int.min) == .first)
+        #expect(CivilDate(iso: "0000-01-01") == nil && CivilDate(iso: "9999-12-31") == .last)
     }
 }
 

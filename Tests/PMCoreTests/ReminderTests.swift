@@ -5,22 +5,24 @@ import Testing
 @testable import PMCore
 
 @Suite struct LocalDateFormatTests {
+    let day = CivilDate(year: 2026, month: 11, day: 21) ?? .first
+
     @Test func eachLocaleReadsItsOwnShortDate() {
         let fr = LocalDateFormat(locale: "fr_FR")
         let us = LocalDateFormat(locale: "en_US")
         let ko = LocalDateFormat(locale: "ko_KR")
-        #expect(fr.parse("01/12/2026")?.description == "2026-12-01")
-        #expect(fr.parse("1/12/26")?.description == "2026-12-01")
-        #expect(us.parse("01/12/2026")?.description == "2026-01-12")
-        #expect(us.parse("12/1/26")?.description == "2026-12-01")
-        #expect(ko.parse("2026. 12. 1.")?.description == "2026-12-01")
-        #expect(ko.parse("2026.12.1")?.description == "2026-12-01")
-        #expect(ko.parse("26. 12. 1.")?.description == "2026-12-01")
+        #expect(fr.parse("01/12/2026", today: day)?.description == "2026-12-01")
+        #expect(fr.parse("1/12/26", today: day)?.description == "2026-12-01")
+        #expect(us.parse("01/12/2026", today: day)?.description == "2026-01-12")
+        #expect(us.parse("12/1/26", today: day)?.description == "2026-12-01")
+        #expect(ko.parse("2026. 12. 1.", today: day)?.description == "2026-12-01")
+        #expect(ko.parse("2026.12.1", today: day)?.description == "2026-12-01")
+        #expect(ko.parse("26. 12. 1.", today: day)?.description == "2026-12-01")
     }
 
     @Test(arguments: ["31/02/2026", "13/13/2026", "01-12-2026", "01/12", "01/12/2026/1", "a1/12/2026", "", "123456/1/1"])
     func impossibleOrForeignShapesAreRefusedInFrench(_ text: String) {
-        #expect(LocalDateFormat(locale: "fr_FR").parse(text) == nil)
+        #expect(LocalDateFormat(locale: "fr_FR").parse(text, today: day) == nil)
     }
 
     @Test func examplesAreTheLocalesOwnFormat() throws {

@@ -1,0 +1,29 @@
+/// Which characters must never reach a terminal raw.
+public enum TextSafety {
+    /// C0 and C1 controls (ESC starts terminal escape sequences), DEL, and the
+    /// bidirectional overrides and isolates that can make text lie about its order.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
+        case 0x2028, 0x2029: return true
+        default: return false
+        }
+    }
+
+    /// `text` with every unsafe character shown as `\u{1B}`, so that a title
+    /// from someone else's file cannot drive the terminal.
+    /// - Parameter keepNewlines: keep `\n` (and tabs) as they are, for bodies.
+    public static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar), !(keepNewlines && (scalar == "\n" || scalar == "\t")) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
