@@ -76,7 +76,7 @@ import Testing
                     print("alarm", e.get("SUMMARY"), fire.isoformat())
             print("ok", len(events))
             """
-        let (status, text) = try runPython(script, [file])
+        let (status, text) = try runPython(script, [file], needs: ["icalendar"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok 3"))
         #expect(text.components(separatedBy: "alarm ").count - 1 == 2)

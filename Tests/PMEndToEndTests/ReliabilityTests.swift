@@ -235,7 +235,7 @@ import Testing
                 pass
             print("ok")
             """
-        let (status, text) = try runPython(script, [schema, pm.boardPath, sample])
+        let (status, text) = try runPython(script, [schema, pm.boardPath, sample], needs: ["jsonschema"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok"))
     }

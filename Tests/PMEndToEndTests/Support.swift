@@ -73,11 +73,28 @@ struct PMBinary {
 }
 
 /// Runs a Python script (an independent checker) and returns its exit status
-/// and combined output.
-func runPython(_ script: String, _ arguments: [String]) throws -> (Int32, String) {
+/// and combined output, with the first `python3` that has the modules it
+/// needs: the one on `PATH` (pip's), then the system's (Debian's packages).
+/// A missing checker fails the test with what to install (the README's
+/// prerequisites line); it never skips silently.
+func runPython(_ script: String, _ arguments: [String], needs modules: [String] = []) throws -> (Int32, String) {
+    let check = modules.map { "import " + $0 }.joined(separator: "; ")
+    for interpreter in ["/usr/bin/env", "/usr/bin/python3"] where FileManager.default.isExecutableFile(atPath: interpreter) {
+        if try modules.isEmpty || runPythonScript(interpreter, check, []).0 == 0 {
+            return try runPythonScript(interpreter, script, arguments)
+        }
+    }
+    return (
+        1,
+        "no python3 here has \(modules.joined(separator: ", ")), which this test's independent checker needs: "
+            + "apt-get install -y python3-icalendar python3-jsonschema (the README's prerequisites line)"
+    )
+}
+
+private func runPythonScript(_ interpreter: String, _ script: String, _ arguments: [String]) throws -> (Int32, String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
+    process.executableURL = URL(fileURLWithPath: interpreter)
+    process.arguments = (interpreter == "/usr/bin/env" ? ["python3"] : []) + ["-c", script] + arguments
     let out = Pipe()
     process.standardOutput = out
     process.standardError = out
