@@ -123,8 +123,7 @@ public enum FileExport {
     /// atomically (temp, fsync, rename); a symlink is followed and its target
     /// written, never the link replaced; a device, FIFO or terminal is
     /// written through, never replaced by a regular file.
-    /// - Throws: ``PMError/saveFailed(path:_:file:)`` with `.output`, or
-    ///   ``PMError/notARegularFile(path:)`` for a directory.
+    /// - Throws: ``PMError/saveFailed(path:_:file:)`` with `.output`.
     public static func write(_ text: String, to path: String, fileSystem: FileSystem = PosixFileSystem()) throws {
         let bytes = Array(text.utf8)
         let status: FileStatus?
@@ -135,7 +134,7 @@ public enum FileExport {
         }
         switch status?.kind {
         case .directory?:
-            throw PMError.notARegularFile(path: path)
+            throw PMError.saveFailed(path: path, SystemCallError(call: "open", code: 21), file: .output)  // EISDIR
         case .other?:
             do {
                 try fileSystem.writeThrough(path, bytes)

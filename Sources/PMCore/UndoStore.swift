@@ -83,7 +83,7 @@ public struct UndoStore: Sendable {
             bytes = try fileSystem.readFileNoFollow(path)
         } catch let error as SystemCallError {
             switch error.code {
-            case 2: return Stored()  // ENOENT
+            case 2, 20: return Stored()  // ENOENT, ENOTDIR: no stack yet (saving will say why it cannot)
             case 40, 21: throw PMError.unsafeFile(path: path)  // ELOOP (a symlink), EISDIR (not regular)
             default: throw PMError.readFailed(path: path, error)
             }
