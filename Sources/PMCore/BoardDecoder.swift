@@ -28,6 +28,32 @@ public enum BoardDecoder {
         }
     }
 
+    /// Reads a whole per-user state file with `read`, exactly: valid UTF-8,
+    /// nothing after the value, no key twice.
+    /// - Throws: ``PMError/stateCorrupt(path:line:column:reason:file:)`` with where and why.
+    static func decodeStateFile<Value>(
+        _ bytes: [UInt8], path: String, file: SavedFile, _ read: (inout JSONReader) throws -> Value
+    ) throws -> Value {
+        if let offset = UTF8Validation.firstInvalidOffset(in: bytes) {
+            let (line, column) = position(of: offset, in: bytes)
+            throw PMError.stateCorrupt(
+                path: path, line: line, column: column, reason: .invalidUTF8(byteOffset: offset), file: file)
+        }
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                var reader = JSONReader(buffer)
+                let value = try read(&reader)
+                reader.skipWhitespace()
+                guard reader.atEnd else { throw reader.failure() }
+                return value
+            }
+        } catch let failure as JSONReader.Failure {
+            let (line, column) = position(of: failure.offset, in: bytes)
+            let reason = bytes.isEmpty ? CorruptionReason.empty : failure.reason
+            throw PMError.stateCorrupt(path: path, line: line, column: column, reason: reason, file: file)
+        }
+    }
+
     /// Where each element of the stored `history` array starts, after checking the array's syntax.
     static func historyElementStarts(_ bytes: ArraySlice<UInt8>) throws -> [Int] {
         do {

@@ -112,5 +112,6 @@ public enum PMError: Error, Equatable, Sendable {
     /// A date that names a day outside years 1–9999, which a board cannot hold.
     case dateOutOfRange(String)
     /// The user's undo state file cannot be read.
-    case stateCorrupt(path: String)
+    case stateCorrupt(
+        path: String, line: Int? = nil, column: Int? = nil, reason: CorruptionReason? = nil, file: SavedFile = .undoState)
 }

@@ -56,20 +56,22 @@ public struct ReminderLog: Sendable {
         self.fileSystem = fileSystem
     }
 
-    /// The keys already shown (``ReminderSchedule/key(_:)``); empty when there is no file
-    /// or it cannot be read (reminding twice beats never reminding).
-    /// - Throws: ``PMError/unsafeFile(path:)`` when it is a symlink or not a regular file.
+    /// The keys already shown (``ReminderSchedule/key(_:)``); empty when there is no file.
+    /// - Throws: ``PMError/unsafeFile(path:)`` when it is a symlink or not a
+    ///   regular file, ``PMError/stateCorrupt(path:line:column:reason:file:)``
+    ///   when it cannot be read exactly (never guessed: delete it to start afresh).
     public func load() throws -> Set<String> {
         let bytes: [UInt8]
         do {
             bytes = try fileSystem.readFileNoFollow(path)
         } catch let error as SystemCallError {
-            if error.code == 40 || error.code == 21 { throw PMError.unsafeFile(path: path) }  // ELOOP, EISDIR
-            return []
+            switch error.code {
+            case 2, 20: return []  // ENOENT, ENOTDIR
+            case 40, 21: throw PMError.unsafeFile(path: path)  // ELOOP, EISDIR
+            default: throw PMError.readFailed(path: path, error)
+            }
         }
-        guard UTF8Validation.firstInvalidOffset(in: bytes) == nil else { return [] }
-        let keys: [String]? = try? bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONReader(buffer)
+        let keys = try BoardDecoder.decodeStateFile(bytes, path: path, file: .reminderLog) { reader -> [String] in
             var keys: [String] = []
             var seen = KeySet()
             try reader.beginObject()
@@ -84,11 +86,9 @@ public struct ReminderLog: Sendable {
                 var firstElement = true
                 while try reader.nextElement(first: &firstElement) { keys.append(try reader.readString()) }
             }
-            reader.skipWhitespace()
-            guard reader.atEnd else { throw reader.failure() }
             return keys
         }
-        return Set(keys ?? [])
+        return Set(keys)
     }
 
     /// Saves the shown keys, dropping those of deadlines more than 30 days before `today`.

@@ -75,7 +75,7 @@ public struct UndoStore: Sendable {
     }
 
     /// The stacks and the pending step; empty when the file does not exist yet.
-    /// - Throws: ``PMError/stateCorrupt(path:)`` when it cannot be read exactly,
+    /// - Throws: ``PMError/stateCorrupt(path:line:column:reason:file:)`` when it cannot be read exactly,
     ///   ``PMError/unsafeFile(path:)`` when it is a symlink or not a regular file.
     public func load() throws -> Stored {
         let bytes: [UInt8]
@@ -88,16 +88,9 @@ public struct UndoStore: Sendable {
             default: throw PMError.readFailed(path: path, error)
             }
         }
-        guard UTF8Validation.firstInvalidOffset(in: bytes) == nil,
-            let stored = try? bytes.withUnsafeBufferPointer({ buffer -> Stored in
-                var reader = JSONReader(buffer)
-                let stored = try Self.readStored(&reader)
-                reader.skipWhitespace()
-                guard reader.atEnd else { throw reader.failure() }
-                return stored
-            })
-        else { throw PMError.stateCorrupt(path: path) }
-        return stored
+        return try BoardDecoder.decodeStateFile(bytes, path: path, file: .undoState) { reader in
+            try Self.readStored(&reader)
+        }
     }
 
     /// Saves the stacks atomically. The caller holds the board's lock.

@@ -51,6 +51,56 @@ import Testing
         #expect(pm.boardBytes() == Data(text.utf8))
     }
 
+    /// The per-user state files refuse duplicate keys and damage with their
+    /// line and column, and say how to start afresh; the board is untouched.
+    @Test func damagedStateFilesAreRefusedWithTheirPlace() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "due today", "--due", "2026-11-21"])
+        try pm.run(["remind"], ["PM_NOW": "2026-11-21T10:00:00Z"])
+        let state = pm.home.file(".local/state/pm")
+        let names = try FileManager.default.contentsOfDirectory(atPath: state)
+        let undo = state + "/" + (try #require(names.first { $0.hasPrefix("undo-") }))
+        let log = state + "/" + (try #require(names.first { $0.hasPrefix("reminded-") }))
+        try Data("{\"redo\": [],\n \"redo\": [], \"undo\": []}".utf8).write(to: URL(fileURLWithPath: undo))
+        let board = pm.boardBytes()
+        let add = try pm.run(["add", "x"])
+        #expect(
+            add.status == 65 && add.stderr.contains("(line 2, column 2)") && add.stderr.contains("appears twice"), "\(add.stderr)"
+        )
+        #expect(pm.boardBytes() == board)
+        try Data("{\"shown\": [], \"shown\": []}".utf8).write(to: URL(fileURLWithPath: log))
+        let remind = try pm.run(["remind"], ["PM_NOW": "2026-11-21T10:00:00Z"])
+        #expect(
+            remind.status == 65 && remind.stderr.contains("remembers the reminders") && remind.stderr.contains("column 15"),
+            "\(remind.stderr)")
+        #expect(try pm.run(["list"]).status == 0, "reads of the board still work")
+    }
+
+    /// Huge inputs: a title of 120,000 characters (about the most one
+    /// argument can carry) is refused with the limit; a 20 MB body in a
+    /// shared file is read, shown and kept.
+    @Test func hugeInputsAreRefusedOrHandled() throws {
+        let pm = PMBinary()
+        let long = try pm.run(["add", String(repeating: "가", count: 40_000)])
+        #expect(long.status == 64 && long.stderr.contains("40000") && long.stderr.contains("200"), "\(long.stderr.prefix(200))")
+        let body = String(repeating: "b", count: 20_000_000)
+        let board = Self.board(task: Self.task.replacingOccurrences(of: "\"body\": \"\"", with: "\"body\": \"\(body)\""))
+        try Data(board.utf8).write(to: URL(fileURLWithPath: pm.boardPath))
+        #expect(try pm.run(["list"]).status == 0)
+        #expect(try pm.run(["add", "small"]).status == 0)
+        #expect(try pm.run(["show", "0000"]).stdout.count > 20_000_000)
+    }
+
+    @Test func aDeviceIsNotABoard() throws {
+        let pm = PMBinary(board: "/dev/null")
+        for arguments in [["list"], ["add", "x"]] {
+            let run = try pm.run(arguments)
+            #expect(run.status == 74 && run.stderr.contains("not a regular file"), "\(arguments): \(run.stderr)")
+        }
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+
     /// `revision` at Int.max trapped every write (signal 4). Numbers too big
     /// for pm are refused as bad data, never a crash.
     @Test func numbersAtTheirLimitsNeverTrap() throws {
