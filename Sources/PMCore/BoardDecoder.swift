@@ -155,11 +155,7 @@ public enum BoardDecoder {
         var revision = 0
         var tasks: [BoardTask]?
         var unknown: [String: JSONValue] = [:]
-        var keys = KeySet()
-        try reader.beginObject()
-        var first = true
-        while let key = try reader.nextKey(first: &first) {
-            try keys.insert(key, reader)
+        try reader.readObject { key, reader in
             switch key {
             case "schemaVersion":
                 schemaVersion = try reader.readInt(field: key)
@@ -214,11 +210,7 @@ public enum BoardDecoder {
         var updatedAt: String?
         var unknown: [String: JSONValue] = [:]
         let start = reader.index
-        var keys = KeySet()
-        try reader.beginObject()
-        var first = true
-        while let key = try reader.nextKey(first: &first) {
-            try keys.insert(key, reader)
+        try reader.readObject { key, reader in
             switch key {
             case "id": id = try readID(&reader, field: key)
             case "title": title = try readString(&reader, field: key)
@@ -257,11 +249,7 @@ public enum BoardDecoder {
         var to: TaskState?
         var changes: [FieldChange] = []
         let start = reader.index
-        var keys = KeySet()
-        try reader.beginObject()
-        var first = true
-        while let key = try reader.nextKey(first: &first) {
-            try keys.insert(key, reader)
+        try reader.readObject { key, reader in
             switch key {
             case "id": id = try readID(&reader, field: key)
             case "at": at = try readString(&reader, field: key)

@@ -65,7 +65,11 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01.
-    public var daysSince1970: Int {
+    public var daysSince1970: Int { Self.days(year: year, month: month, day: day) }
+
+    /// Days since 1970-01-01 of any year, month and day (no range check).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -330,6 +330,20 @@ struct JSONReader {
     }
 }
 
+extension JSONReader {
+    /// Reads an object, calling `field` once per key with the reader at its
+    /// value (which `field` must consume). A key named twice is refused.
+    mutating func readObject(_ field: (String, inout JSONReader) throws -> Void) throws {
+        var keys = KeySet()
+        try beginObject()
+        var first = true
+        while let key = try nextKey(first: &first) {
+            try keys.insert(key, self)
+            try field(key, &self)
+        }
+    }
+}
+
 /// The keys of one object read so far: a key named twice is refused
 /// (RELIABILITY.md: never keep one of two values silently).
 struct KeySet {

@@ -73,14 +73,10 @@ public struct ReminderLog: Sendable {
         }
         let keys = try BoardDecoder.decodeStateFile(bytes, path: path, file: .reminderLog) { reader -> [String] in
             var keys: [String] = []
-            var seen = KeySet()
-            try reader.beginObject()
-            var first = true
-            while let key = try reader.nextKey(first: &first) {
-                try seen.insert(key, reader)
+            try reader.readObject { key, reader in
                 guard key == "shown" else {
                     _ = try reader.readValue()
-                    continue
+                    return
                 }
                 try reader.beginArray()
                 var firstElement = true

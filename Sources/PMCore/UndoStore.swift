@@ -161,11 +161,7 @@ public struct UndoStore: Sendable {
 
     private static func readStored(_ reader: inout JSONReader) throws -> Stored {
         var stored = Stored()
-        var keys = KeySet()
-        try reader.beginObject()
-        var first = true
-        while let key = try reader.nextKey(first: &first) {
-            try keys.insert(key, reader)
+        try reader.readObject { key, reader in
             switch key {
             case "undo": stored.committed.undo = try readTransitions(&reader)
             case "redo": stored.committed.redo = try readTransitions(&reader)
@@ -179,11 +175,7 @@ public struct UndoStore: Sendable {
     private static func readPending(_ reader: inout JSONReader) throws -> UndoStep {
         var name: String?
         var transitions: [Transition] = []
-        var keys = KeySet()
-        try reader.beginObject()
-        var first = true
-        while let key = try reader.nextKey(first: &first) {
-            try keys.insert(key, reader)
+        try reader.readObject { key, reader in
             switch key {
             case "step": name = try BoardDecoder.readString(&reader, field: key)
             case "transitions": transitions = try readTransitions(&reader)
@@ -208,11 +200,7 @@ public struct UndoStore: Sendable {
             var to: BoardTask?
             var event: TaskID?
             var at: String?
-            var keys = KeySet()
-            try reader.beginObject()
-            var firstKey = true
-            while let key = try reader.nextKey(first: &firstKey) {
-                try keys.insert(key, reader)
+            try reader.readObject { key, reader in
                 switch key {
                 case "from": from = try reader.readNullIfPresent() ? nil : try BoardDecoder.readTask(&reader)
                 case "to": to = try reader.readNullIfPresent() ? nil : try BoardDecoder.readTask(&reader)

@@ -209,16 +209,3 @@ struct POSIXTimeZone: Sendable, Equatable {
         }
     }
 }
-
-extension CivilDate {
-    /// Days since 1970-01-01 of any year, month and day (no range check).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-}

@@ -263,18 +263,6 @@ import Testing
 /// Random sequences of every kind of change by two people, with the live
 /// clock and steps microseconds apart, checked against what undo promises.
 @Suite struct UndoPropertyTests {
-    /// SplitMix64: a seeded generator, so a failure names a sequence to replay.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// What a task shows, without timestamps.
     struct Content: Equatable {
         var title: String, body: String, due: CivilDate?, state: TaskState
@@ -288,7 +276,9 @@ import Testing
     static func liveNow() -> String { Timestamp.string(from: Date()) }
 
     /// One random change by `user`; returns its transition, or nil when it changed nothing.
-    static func randomChange(_ board: inout Board, by user: String, _ rng: inout Seeded, ids: CountingIDs) throws -> Transition? {
+    static func randomChange(_ board: inout Board, by user: String, _ rng: inout SeededGenerator, ids: CountingIDs) throws
+        -> Transition?
+    {
         let before = board.tasks
         let known = board.history.appended.count
         let target = board.tasks.randomElement(using: &rng)?.id
@@ -320,7 +310,7 @@ import Testing
     /// board step by step; N redos bring back every later one. Never refused.
     @Test(arguments: 0..<40)
     func aloneEveryUndoAndRedoRetracesTheSteps(seed: UInt64) throws {
-        var rng = Seeded(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let ids = CountingIDs()
         var board = Board(id: ids.make())
         var state = UndoState()
@@ -351,7 +341,7 @@ import Testing
     /// because the colleague changed one of those fields, changing nothing.
     @Test(arguments: 0..<40)
     func withAColleagueUndoRevertsItsFieldsOrRefusesForAReason(seed: UInt64) throws {
-        var rng = Seeded(state: seed &+ 1000)
+        var rng = SeededGenerator(seed: seed &+ 1000)
         let ids = CountingIDs()
         var board = Board(id: ids.make())
         var mine = UndoState()

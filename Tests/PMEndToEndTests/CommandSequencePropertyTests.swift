@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 /// A property over random command sequences through the binary: whatever a
@@ -6,18 +7,6 @@ import Testing
 /// its history, every person's undo state), and an independent JSON parser
 /// that refuses duplicate keys and a JSON Schema validator accept the board.
 @Suite struct CommandSequencePropertyTests {
-    /// SplitMix64, seeded: a failing seed replays the same sequence.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let titles = [
         "Write report", "디자인 검토 회의", "Réunion équipe", "e\u{301}cole", "👩‍💻 deploy", String(repeating: "x", count: 200),
         "tab\there", "a\u{1B}[2Jb", "\u{200B}", " ", "quote \" and \\ backslash", "\u{202E}evil",
@@ -30,7 +19,7 @@ import Testing
     static let users = ["ji-woo", "camille", "Alice"]
     static let clocks = ["2026-11-21T10:00:00Z", "2026-11-21T10:00:00.001Z", "9999-12-30T12:00:00Z", "0001-01-02T12:00:00Z", ""]
 
-    static func command(_ rng: inout Seeded, ids: [String]) -> [String] {
+    static func command(_ rng: inout SeededGenerator, ids: [String]) -> [String] {
         let id = ids.randomElement(using: &rng) ?? "0000"
         switch Int.random(in: 0..<11, using: &rng) {
         case 0, 1: return ["add", titles.randomElement(using: &rng)!, "--due", dates.randomElement(using: &rng)!]
@@ -48,7 +37,7 @@ import Testing
 
     @Test(arguments: 0..<12)
     func whatCommandsThatSucceedLeaveIsAlwaysReadBack(seed: UInt64) throws {
-        var rng = Seeded(state: seed &* 7919)
+        var rng = SeededGenerator(seed: seed &* 7919)
         let pm = PMBinary()
         var ids: [String] = []
         var log: [String] = []
