@@ -306,7 +306,9 @@ struct JSONReader {
     }
 
     /// Validates and skips a string, starting at its opening quote.
-    mutating func skipString() throws {
+    /// - Returns: whether it held a `\` escape.
+    @discardableResult
+    mutating func skipString() throws -> Bool {
         let start = index
         index += 1
         while index < bytes.count {
@@ -315,14 +317,14 @@ struct JSONReader {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return
+                return false
             }
             if byte < 0x20 { throw failure() }
             if byte == UInt8(ascii: "\\") {
                 // Rare: validate escapes with the full reader.
                 index = start
                 _ = try readString()
-                return
+                return true
             }
             index += 1
         }

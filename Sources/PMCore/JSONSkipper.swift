@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension JSONReader {
     /// Validates and skips one value with a tight loop and an explicit stack:
     /// the history of a large board is skipped, not built, on every command
@@ -56,8 +60,8 @@ extension JSONReader {
                 } else {
                     guard byte == UInt8(ascii: "\"") else { throw failure() }
                     let start = index
-                    try skipString()
-                    try keys.add(start + 1..<index - 1, in: bytes)
+                    let escaped = try skipString()
+                    try keys.add(start + 1..<index - 1, escaped: escaped, in: bytes)
                     expect = .colon
                 }
                 continue
@@ -109,37 +113,64 @@ extension JSONReader {
 /// The keys of the objects the skipper is inside, innermost last, kept as
 /// byte ranges in one flat array so that skipping allocates nothing per object.
 struct OpenObjectKeys {
-    private var ranges: [Range<Int>] = []
-    private var starts: [Int] = []
+    private var keys: [Range<Int>] = []
+    /// The outer objects' key starts and masks; the innermost object's are
+    /// in `start` and `mask`, so the common case touches no array but `keys`.
+    private var outer: [(start: Int, mask: UInt64)] = []
+    private var start = 0
+    /// A 64-bit mask of cheap key hashes of the innermost object: a key whose
+    /// bit is clear is new without any comparison; only a collision (or an
+    /// escaped key) compares bytes.
+    private var mask: UInt64 = 0
 
     init() {
-        ranges.reserveCapacity(64)
-        starts.reserveCapacity(16)
+        keys.reserveCapacity(64)
+        outer.reserveCapacity(16)
     }
 
-    mutating func open() { starts.append(ranges.count) }
+    mutating func open() {
+        outer.append((start, mask))
+        start = keys.count
+        mask = 0
+    }
 
     mutating func close() {
-        guard let start = starts.popLast() else { return }
-        ranges.removeSubrange(start...)
+        keys.removeSubrange(start...)
+        if let (start, mask) = outer.popLast() { (self.start, self.mask) = (start, mask) }
     }
 
     /// Adds a key (the bytes between its quotes) to the innermost object.
+    /// - Parameter escaped: the key holds a `\` escape, so equal keys may differ in bytes.
     /// - Throws: a duplicate-key failure when that object has it already.
-    mutating func add(_ key: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) throws {
-        let base = starts.last ?? 0
-        for other in ranges[base...] where Self.same(other, key, in: bytes) {
-            let text = JSONReader.decodedKey(key, in: bytes)
-            throw JSONReader.Failure(offset: key.lowerBound - 1, reason: .duplicateKey(text))
+    @inline(__always)
+    mutating func add(_ range: Range<Int>, escaped: Bool, in bytes: UnsafeBufferPointer<UInt8>) throws {
+        // Length, first, second and last byte, mixed: no two keys pm writes
+        // in one object (task, event, change) share a bit.
+        let count = range.count
+        var word = UInt32(truncatingIfNeeded: count)
+        if count > 0 {
+            word |= UInt32(bytes[range.lowerBound]) << 8 | UInt32(bytes[range.upperBound &- 1]) << 24
+            if count > 1 { word |= UInt32(bytes[range.lowerBound &+ 1]) << 16 }
         }
-        ranges.append(key)
+        let bit: UInt64 = 1 << UInt64((word &* 0x9E37_79B1) >> 8 & 63)
+        if mask & bit != 0 || escaped { try compare(range, in: bytes) }
+        // After an escaped key, every later key of this object is compared.
+        mask |= escaped ? ~0 : bit
+        keys.append(range)
+    }
+
+    private func compare(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) throws {
+        for other in keys[start...] where Self.same(other, range, in: bytes) {
+            throw JSONReader.Failure(offset: range.lowerBound - 1, reason: .duplicateKey(JSONReader.decodedKey(range, in: bytes)))
+        }
     }
 
     private static func same(_ a: Range<Int>, _ b: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let escaped = bytes[a].contains(UInt8(ascii: "\\")) || bytes[b].contains(UInt8(ascii: "\\"))
-        if escaped { return JSONReader.decodedKey(a, in: bytes) == JSONReader.decodedKey(b, in: bytes) }
-        guard a.count == b.count else { return false }
-        return bytes[a].elementsEqual(bytes[b])
+        if bytes[a].contains(UInt8(ascii: "\\")) || bytes[b].contains(UInt8(ascii: "\\")) {
+            return JSONReader.decodedKey(a, in: bytes) == JSONReader.decodedKey(b, in: bytes)
+        }
+        guard a.count == b.count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0
     }
 }
 

@@ -2,6 +2,7 @@
 public enum TextSafety {
     /// C0 and C1 controls (ESC starts terminal escape sequences), DEL, and the
     /// bidirectional overrides and isolates that can make text lie about its order.
+    @inlinable
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
@@ -14,6 +15,7 @@ public enum TextSafety {
     /// `text` with every unsafe character shown as `\u{1B}`, so that a title
     /// from someone else's file cannot drive the terminal.
     /// - Parameter keepNewlines: keep `\n` (and tabs) as they are, for bodies.
+    @inlinable
     public static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
