@@ -102,11 +102,18 @@ import Testing
     /// reach the terminal too. None of them raw.
     @Test func noChannelSendsControlSequencesRaw() throws {
         let pm = PMBinary()
-        let osc52 = "\u{1B}]52;c;cHduZWQ=\u{07}"
-        for arguments in [["list", "--sort", osc52], ["add"], ["add", "x", "--due", osc52], [osc52], ["show", osc52]] {
-            let run = try pm.run(arguments)
-            #expect(!run.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(arguments): \(run.stderr)")
-            #expect(run.status != 0)
+        // Every control class: C0 (ESC, BEL), C1 (CSI), DEL, a bidi override, a line separator.
+        let hostile = ["\u{1B}]52;c;cHduZWQ=\u{07}", "\u{9B}2J", "x\u{7F}y", "\u{202E}txt", "a\u{2028}b", "\u{2066}i"]
+        for text in hostile {
+            for arguments in [
+                ["list", "--sort", text], ["add", "x", "--due", text], [text], ["show", text], ["move", "0000", text],
+            ] {
+                let run = try pm.run(arguments)
+                #expect(
+                    !run.stderr.unicodeScalars.contains { TextSafetyProbe.isControl($0) && $0 != "\n" },
+                    "\(arguments): \(run.stderr)")
+                #expect(run.status != 0)
+            }
         }
         // A translator's table with an escape sequence in it.
         let tables = pm.home.file("l10n/fr.lproj")
