@@ -112,36 +112,3 @@ public struct ReminderLog: Sendable {
         _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
     }
 }
-
-/// Writes a file the user named (`--output`), where they pointed.
-public enum FileExport {
-    /// Writes `text` to `path`: a regular file (or a new one) is replaced
-    /// atomically (temp, fsync, rename); a symlink is followed and its target
-    /// written, never the link replaced; a device, FIFO or terminal is
-    /// written through, never replaced by a regular file.
-    /// - Throws: ``PMError/saveFailed(path:_:file:)`` with `.output`.
-    public static func write(_ text: String, to path: String, fileSystem: FileSystem = PosixFileSystem()) throws {
-        let bytes = Array(text.utf8)
-        let status: FileStatus?
-        do {
-            status = try fileSystem.status(path)
-        } catch let error as SystemCallError {
-            throw PMError.saveFailed(path: path, error, file: .output)
-        }
-        switch status?.kind {
-        case .directory?:
-            throw PMError.saveFailed(path: path, SystemCallError(call: "open", code: 21), file: .output)  // EISDIR
-        case .other?:
-            do {
-                try fileSystem.writeThrough(path, bytes)
-            } catch let error as SystemCallError {
-                throw PMError.saveFailed(path: path, error, file: .output)
-            }
-        case .regular?, nil:
-            let store = BoardStore(path: path, fileSystem: fileSystem, sleep: { _ in })
-            var atomic = AtomicFileWriter(fileSystem: fileSystem)
-            atomic.role = .output
-            _ = try atomic.write([bytes[...]], to: try store.targetPath(), mode: status?.mode ?? 0o644)
-        }
-    }
-}
