@@ -79,6 +79,9 @@ enum ErrorReport {
                 message = l.string(.errorBoardCorrupt, safe(path), .text(why))
             }
             return ([message, l.string(.errorBoardCorruptHint)], .badData)
+        case .logCorrupt(let path, let line, let column, let reason):
+            let message = l.string(.errorLogCorrupt, safe(path), .number(line), .number(column), .text(describe(reason, l)))
+            return ([message, l.string(.errorBoardCorruptHint)], .badData)
         case .newerSchema(let path, let found, let supported):
             return ([l.string(.errorNewerSchema, safe(path), .number(found), .number(supported))], .badData)
         case .notARegularFile(let path): return ([l.string(.errorBoardNotAFile, safe(path))], .ioError)

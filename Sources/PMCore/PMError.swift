@@ -85,6 +85,9 @@ public enum PMError: Error, Equatable, Sendable {
     case unsafeBody(Unicode.Scalar)
     /// The board file cannot be parsed; `line`/`column` are 1-based when known.
     case boardCorrupt(path: String, line: Int?, column: Int?, reason: CorruptionReason)
+    /// A line of the event log other than its last cannot be read: the log
+    /// is the truth, so pm never rewrites it. `line` is 1-based.
+    case logCorrupt(path: String, line: Int, column: Int, reason: CorruptionReason)
     /// The file was written by a newer schema; pm will not write it.
     case newerSchema(path: String, found: Int, supported: Int)
     /// The board path is a directory, FIFO or device.

@@ -46,6 +46,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorLockedOther = "error.lockedOther"
     case errorLockedRemote = "error.lockedRemote"
     case errorLockedUnknown = "error.lockedUnknown"
+    case errorLogCorrupt = "error.logCorrupt"
     case errorNewerSchema = "error.newerSchema"
     case errorNothingToEdit = "error.nothingToEdit"
     case errorNothingToRedo = "error.nothingToRedo"

@@ -107,6 +107,22 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         try step("fstat")
         return try real.descriptorStatus(descriptor)
     }
+    public func openForAppend(_ path: String) throws -> Int32 {
+        try step("openAppend")
+        return try real.openForAppend(path)
+    }
+    public func openForReading(_ path: String) throws -> Int32? {
+        try step("openRead")
+        return try real.openForReading(path)
+    }
+    public func read(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8] {
+        try step("pread")
+        return try real.read(descriptor, at: offset, count: count)
+    }
+    public func truncate(_ descriptor: Int32, to length: Int) throws {
+        try step("ftruncate")
+        try real.truncate(descriptor, to: length)
+    }
     public func writeThrough(_ path: String, _ bytes: [UInt8]) throws {
         try step("writeThrough")
         try real.writeThrough(path, bytes)

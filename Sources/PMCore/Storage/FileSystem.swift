@@ -77,6 +77,14 @@ public protocol FileSystem: Sendable {
     func processIsAlive(_ pid: Int32) -> Bool
     /// The processes holding an `flock` on the file open as `descriptor`, as the system lists them.
     func lockHolders(_ descriptor: Int32) -> [Int32]
+    /// Opens a file for appending (and reading its tail), creating it, never through a symlink (`ELOOP`).
+    func openForAppend(_ path: String) throws -> Int32
+    /// Opens a file for reading, never through a symlink (`ELOOP`); nil when it does not exist.
+    func openForReading(_ path: String) throws -> Int32?
+    /// Reads up to `count` bytes at `offset` of an open file (fewer only at its end).
+    func read(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8]
+    /// Cuts an open file to `length` bytes.
+    func truncate(_ descriptor: Int32, to length: Int) throws
     /// Writes into an existing file or device without replacing it (an
     /// export to `/dev/stdout`, a FIFO, a terminal): opens it for writing,
     /// never creating or truncating a device.

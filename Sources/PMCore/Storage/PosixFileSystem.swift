@@ -72,7 +72,7 @@ public struct PosixFileSystem: FileSystem {
         result.reserveCapacity(Int(info.st_size) + 1)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw failure("read")
@@ -209,6 +209,40 @@ public struct PosixFileSystem: FileSystem {
             holders.append(pid)
         }
         return holders
+    }
+
+    public func openForAppend(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+        guard descriptor >= 0 else { throw failure("open") }
+        return descriptor
+    }
+
+    public func openForReading(_ path: String) throws -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        if descriptor < 0, errno == ENOENT { return nil }
+        guard descriptor >= 0 else { throw failure("open") }
+        return descriptor
+    }
+
+    public func read(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = result.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure("pread")
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return Array(result[0..<done])
+    }
+
+    public func truncate(_ descriptor: Int32, to length: Int) throws {
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure("ftruncate") }
     }
 
     public func writeThrough(_ path: String, _ bytes: [UInt8]) throws {

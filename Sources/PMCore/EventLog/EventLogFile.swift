@@ -1,0 +1,185 @@
+import PMICU
+
+/// The event log beside a board (`board.events.jsonl` beside `board.json`):
+/// one event a line, append-only. The log is the truth (DESIGN.md §4).
+///
+/// - A line is committed once it ends in `\n` and was `fsync`ed; a last line
+///   without its `\n` is a torn append (a crash mid-write), never committed:
+///   readers skip it and the next writer cuts it off under the lock.
+/// - Any other line that does not read is damage: refused with its line
+///   number, and the log is never rewritten.
+/// - The log is opened without following links and must be a regular file.
+public struct EventLogFile: Sendable {
+    /// The log's path.
+    public let path: String
+    let fileSystem: FileSystem
+    /// How much is read at a time from the end when looking for the newest events.
+    static let chunk = 1 << 16
+
+    /// The log of the board whose file (symlinks resolved) is `boardPath`:
+    /// `board.json` → `board.events.jsonl`.
+    public init(boardPath: String, fileSystem: FileSystem = PosixFileSystem()) {
+        let stem = boardPath.hasSuffix(".json") ? String(boardPath.dropLast(5)) : boardPath
+        path = stem + ".events.jsonl"
+        self.fileSystem = fileSystem
+    }
+
+    /// What the log holds.
+    public struct Contents: Equatable, Sendable {
+        /// Every committed event, oldest first.
+        public var events: [Event]
+        /// Bytes of committed lines: where a torn last line starts.
+        public var committedLength: Int
+        /// Bytes of a torn last line (0 when the log ends cleanly).
+        public var tornLength: Int
+    }
+
+    /// Every committed event, oldest first (an empty log when there is no file).
+    /// - Throws: ``PMError/logCorrupt(path:line:column:reason:)`` for a damaged
+    ///   line, ``PMError/unsafeFile(path:)`` for a link or a non-regular file.
+    public func readAll() throws -> Contents {
+        guard let descriptor = try open() else { return Contents(events: [], committedLength: 0, tornLength: 0) }
+        defer { try? fileSystem.close(descriptor) }
+        let size = try checkedSize(descriptor)
+        let bytes = try systemCall { try fileSystem.read(descriptor, at: 0, count: size) }
+        let committed = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+        var events: [Event] = []
+        var lineStart = 0
+        var lineNumber = 1
+        try bytes.withUnsafeBufferPointer { buffer in
+            while lineStart < committed {
+                var end = lineStart
+                while buffer[end] != 0x0A { end += 1 }
+                events.append(try decodeLine(buffer, lineStart..<end, lineNumber: lineNumber))
+                lineStart = end + 1
+                lineNumber += 1
+            }
+        }
+        return Contents(events: events, committedLength: committed, tornLength: bytes.count - committed)
+    }
+
+    /// The newest `count` committed events, newest first, reading the log
+    /// backwards from its end: the cost does not grow with the log's length.
+    /// - Throws: as ``readAll()``.
+    public func readNewest(_ count: Int) throws -> [Event] {
+        guard count > 0, let descriptor = try open() else { return [] }
+        defer { try? fileSystem.close(descriptor) }
+        var position = try committedEnd(descriptor, size: try checkedSize(descriptor))
+        // Bytes from `position` on that are not decoded yet; they end in `\n`.
+        var buffer: [UInt8] = []
+        var events: [Event] = []
+        while events.count < count, position > 0 {
+            let from = max(0, position - Self.chunk)
+            buffer = try systemCall { try fileSystem.read(descriptor, at: from, count: position - from) } + buffer
+            position = from
+            var end = buffer.count
+            try buffer.withUnsafeBufferPointer { bytes in
+                while events.count < count, end > 0 {
+                    var start = end - 1
+                    while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+                    // A line that begins in an earlier chunk waits for it.
+                    if start == 0, position > 0 { break }
+                    do {
+                        events.append(try decodeLine(bytes, start..<(end - 1), lineNumber: nil))
+                    } catch PMError.logCorrupt(_, _, let column, let reason) {
+                        let line = try lineNumber(at: position + start, in: descriptor)
+                        throw PMError.logCorrupt(path: path, line: line, column: column, reason: reason)
+                    }
+                    end = start
+                }
+            }
+            buffer.removeSubrange(end...)
+        }
+        return events
+    }
+
+    /// Where the committed lines end: after the last `\n` (a torn append after it is skipped).
+    private func committedEnd(_ descriptor: Int32, size: Int) throws -> Int {
+        var position = size
+        while position > 0 {
+            let from = max(0, position - Self.chunk)
+            let piece = try systemCall { try fileSystem.read(descriptor, at: from, count: position - from) }
+            if let last = piece.lastIndex(of: 0x0A) { return from + last + 1 }
+            position = from
+        }
+        return 0
+    }
+
+    /// Appends `events` as lines and `fsync`s them. The caller holds the
+    /// board's lock. A torn last line left by a crash is cut off first.
+    /// - Throws: ``PMError/saveFailed(path:_:file:)``; what was committed is intact.
+    public func append(_ events: [Event]) throws {
+        guard !events.isEmpty else { return }
+        let descriptor: Int32
+        do {
+            descriptor = try fileSystem.openForAppend(path)
+        } catch let error as SystemCallError {
+            if error.code == 40 { throw PMError.unsafeFile(path: path) }  // ELOOP
+            throw PMError.saveFailed(path: path, error)
+        }
+        defer { try? fileSystem.close(descriptor) }
+        let size = try checkedSize(descriptor)
+        do {
+            if size > 0, try fileSystem.read(descriptor, at: size - 1, count: 1) != [0x0A] {
+                try fileSystem.truncate(descriptor, to: try committedEnd(descriptor, size: size))
+            }
+            try fileSystem.write(descriptor, events.flatMap(EventCodec.line)[...])
+            try fileSystem.sync(descriptor)
+        } catch let error as SystemCallError {
+            throw PMError.saveFailed(path: path, error)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func open() throws -> Int32? {
+        do {
+            return try fileSystem.openForReading(path)
+        } catch let error as SystemCallError {
+            if error.code == 40 { throw PMError.unsafeFile(path: path) }  // ELOOP
+            throw PMError.readFailed(path: path, error)
+        }
+    }
+
+    /// The open file's size, after checking it is a regular file with one name.
+    private func checkedSize(_ descriptor: Int32) throws -> Int {
+        let status = try systemCall { try fileSystem.descriptorStatus(descriptor) }
+        guard status.kind == .regular, status.links == 1 else { throw PMError.unsafeFile(path: path) }
+        return Int(status.size)
+    }
+
+    /// The 1-based line number of the line starting at byte `offset` (read
+    /// only when reporting damage).
+    private func lineNumber(at offset: Int, in descriptor: Int32) throws -> Int {
+        let before = try systemCall { try fileSystem.read(descriptor, at: 0, count: offset) }
+        return before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+    }
+
+    private func decodeLine(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, lineNumber: Int?) throws -> Event {
+        let line = UnsafeBufferPointer(rebasing: buffer[range])
+        if let offset = UTF8Validation.firstInvalidOffset(in: Array(line)) {
+            throw PMError.logCorrupt(
+                path: path, line: lineNumber ?? 0, column: offset + 1, reason: .invalidUTF8(byteOffset: range.lowerBound + offset)
+            )
+        }
+        do {
+            var reader = JSONReader(line)
+            let event = try EventCodec.decode(&reader)
+            reader.skipWhitespace()
+            guard reader.atEnd else { throw reader.failure() }
+            return event
+        } catch let failure as JSONReader.Failure {
+            let column = 1 + line[0..<min(failure.offset, line.count)].filter { $0 & 0xC0 != 0x80 }.count
+            let reason = range.isEmpty ? CorruptionReason.empty : failure.reason
+            throw PMError.logCorrupt(path: path, line: lineNumber ?? 0, column: column, reason: reason)
+        }
+    }
+
+    private func systemCall<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SystemCallError {
+            throw PMError.readFailed(path: path, error)
+        }
+    }
+}
