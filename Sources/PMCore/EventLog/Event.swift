@@ -27,12 +27,15 @@ public struct Event: Equatable, Sendable {
     public var undoes: TaskID?
     /// The undo this one takes back (a redo), if any.
     public var redoes: TaskID?
+    /// The task's title after the change (before it, for a deletion): context
+    /// so that a history line reads without folding the log.
+    public var title: String?
     /// Top-level keys written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue]
 
     public init(
         id: TaskID, replica: TaskID, author: String, at: String, clock: HybridClock, task: TaskID, kind: EventKind,
-        fields: [String: FieldChangeValues] = [:], undoes: TaskID? = nil, redoes: TaskID? = nil,
+        fields: [String: FieldChangeValues] = [:], undoes: TaskID? = nil, redoes: TaskID? = nil, title: String? = nil,
         unknownFields: [String: JSONValue] = [:]
     ) {
         self.id = id
@@ -45,6 +48,7 @@ public struct Event: Equatable, Sendable {
         self.fields = fields
         self.undoes = undoes
         self.redoes = redoes
+        self.title = title
         self.unknownFields = unknownFields
     }
 }

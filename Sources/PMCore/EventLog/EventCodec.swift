@@ -49,6 +49,7 @@ public enum EventCodec {
         }
         if let undoes = event.undoes { members.append(("undoes", { $0.string(undoes.rawValue) })) }
         if let redoes = event.redoes { members.append(("redoes", { $0.string(redoes.rawValue) })) }
+        if let title = event.title { members.append(("title", { $0.string(title) })) }
         let known = Set(members.map(\.0))
         for (key, value) in event.unknownFields where !known.contains(key) {
             members.append((key, { compact(value, into: &$0) }))
@@ -71,6 +72,7 @@ public enum EventCodec {
         var fields: [String: FieldChangeValues] = [:]
         var undoes: TaskID?
         var redoes: TaskID?
+        var title: String?
         var unknown: [String: JSONValue] = [:]
         let start = reader.index
         try reader.readObject { key, reader in
@@ -85,6 +87,7 @@ public enum EventCodec {
             case "fields": fields = try readFields(&reader)
             case "undoes": undoes = try BoardDecoder.readID(&reader, field: key)
             case "redoes": redoes = try BoardDecoder.readID(&reader, field: key)
+            case "title": title = try BoardDecoder.readString(&reader, field: key)
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -98,7 +101,7 @@ public enum EventCodec {
         guard let kind else { throw missing("kind") }
         return Event(
             id: id, replica: replica, author: author, at: at, clock: clock, task: task, kind: kind, fields: fields,
-            undoes: undoes, redoes: redoes, unknownFields: unknown)
+            undoes: undoes, redoes: redoes, title: title, unknownFields: unknown)
     }
 
     /// `[milliseconds, counter]`, both whole numbers within what a board holds.

@@ -1,0 +1,39 @@
+/// How an event reads in `pm history`: the same structured lines pm 0.1
+/// recorded (Added, Moved, Removed, the edits), rendered in the reader's
+/// language by the command layer.
+extension HistoryEvent {
+    /// The history entry of `event`; nil for what history does not show (a
+    /// migration's baseline, a kind this pm does not know).
+    public init?(_ event: Event) {
+        guard event.unknownFields[LegacyMigration.baselineKey] == nil else { return nil }
+        func state(_ value: JSONValue?) -> TaskState? {
+            if case .string(let text)? = value { return TaskState(rawValue: text) }
+            return nil
+        }
+        func text(_ value: JSONValue?) -> String? {
+            if case .string(let text)? = value { return text }
+            return nil
+        }
+        let title = event.title ?? text(event.fields["title"]?.new) ?? text(event.fields["title"]?.old) ?? ""
+        let action: HistoryAction
+        var changes: [FieldChange] = []
+        switch event.kind {
+        case .created, .restored: action = .added
+        case .deleted: action = .removed
+        case .moved, .edited:
+            action = event.kind == .moved ? .moved : .edited
+            // pm's own order (title, body, due), then any other field by name.
+            let known = ["title", "body", "due"]
+            let others = event.fields.keys.filter { !known.contains($0) && $0 != "state" && $0 != "createdAt" }.sorted()
+            for name in known + others {
+                guard let values = event.fields[name] else { continue }
+                changes.append(FieldChange(field: name, from: values.old, to: values.new))
+            }
+        case .other: return nil
+        }
+        self.init(
+            id: event.id, at: event.at, by: event.author, action: action, taskID: event.task, title: title,
+            from: action == .added ? nil : state(event.fields["state"]?.old),
+            to: action == .removed ? nil : state(event.fields["state"]?.new), changes: changes)
+    }
+}
