@@ -211,6 +211,82 @@ import Testing
         #expect(folded.ordered.count == 2, "an edit of a task that is gone adds nothing")
     }
 
+    /// Events made from the use cases' changes fold back to exactly the
+    /// board those changes made, and read back as the same history.
+    @Test(arguments: 0..<20)
+    func eventsFromChangesFoldToTheBoardTheChangesMade(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed &* 31337)
+        let ids = CountingIDs()
+        var board = Board(id: ids.make())
+        var events: [Event] = []
+        var clock: HybridClock?
+        var second = 0
+        /// Runs one use case and records its change as an event.
+        func record(_ now: String, _ change: (inout Board) throws -> Void) throws {
+            let before = board.tasks
+            let known = board.history.appended.count
+            try change(&board)
+            for entry in board.history.appended.dropFirst(known) {
+                clock = HybridClock.tick(after: clock, now: Int64(Timestamp.milliseconds(of: now) ?? 0))
+                events.append(
+                    Event(
+                        change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID),
+                        replica: replica, clock: clock!))
+            }
+        }
+        for _ in 0..<30 {
+            second += 1
+            let now = "2026-11-21T10:\(String(format: "%02d", second / 60)):\(String(format: "%02d", second % 60)).000Z"
+            let target = board.tasks.randomElement(using: &rng)?.id
+            let title = "t\(Int.random(in: 0..<99, using: &rng))"
+            let state = TaskState.allCases.randomElement(using: &rng)!
+            switch (Int.random(in: 0..<6, using: &rng), target) {
+            case (0, _), (_, nil):
+                try record(now) {
+                    try $0.add(
+                        title: title, body: "b", due: CivilDate(iso: "2026-12-01"), id: ids.make(), eventID: ids.make(),
+                        by: "ji-woo", at: now)
+                }
+            case (1, let id?): try record(now) { try $0.edit(id, .init(title: title), eventID: ids.make(), by: "a", at: now) }
+            case (2, let id?):
+                try record(now) { try $0.edit(id, .init(body: "x", due: .some(nil)), eventID: ids.make(), by: "a", at: now) }
+            case (3, let id?): try record(now) { try $0.move(id, to: state, eventID: ids.make(), by: "a", at: now) }
+            case (4, let id?):
+                let task = try #require(board.task(id))
+                let deletion = Transition(from: task, to: nil, eventID: ids.make(), at: now)
+                try record(now) { try $0.delete(id, eventID: ids.make(), by: "a", at: now) }
+                try record(now) { _ = try $0.revert(deletion, eventID: ids.make(), by: "a", at: now) }
+            case (_, let id?): try record(now) { try $0.delete(id, eventID: ids.make(), by: "a", at: now) }
+            }
+        }
+        var folded = FoldedTasks()
+        folded.apply(events)
+        #expect(folded.ordered == board.tasks.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, "seed \(seed)")
+        let history = events.compactMap(HistoryEvent.init)
+        for (a, b) in zip(history, board.history.appended) where a != b {
+            Issue.record("seed \(seed): \(a) != \(b)")
+            break
+        }
+        #expect(history.count == board.history.appended.count)
+    }
+
+    @Test func anEventIsFoundFromTheEndAcrossChunks() throws {
+        let dir = TemporaryDirectory()
+        let log = EventLogFile(boardPath: dir.file("board.json"))
+        let task = ids.make()
+        var written: [Event] = []
+        for n in 0..<1200 {
+            written.append(
+                event(
+                    .edited, task: task, fields: ["body": .init(new: .string(String(repeating: "y", count: n % 100)), old: .null)]
+                ))
+        }
+        try log.append(written)
+        for index in [0, 1, 599, 600, 1198, 1199] { #expect(try log.contains(eventID: written[index].id), "event \(index)") }
+        #expect(try !log.contains(eventID: task), "a task id is not an event id")
+        #expect(try !log.contains(eventID: ids.make()))
+    }
+
     @Test func theClockTicksForwardEvenWhenTheWallClockGoesBack() {
         let first = HybridClock.tick(after: nil, now: 1000)
         let second = HybridClock.tick(after: first, now: 900)

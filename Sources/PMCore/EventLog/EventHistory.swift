@@ -37,3 +37,41 @@ extension HistoryEvent {
             to: action == .removed ? nil : state(event.fields["state"]?.new), changes: changes)
     }
 }
+
+extension Event {
+    /// The complete event for one change a use case made: the task before and
+    /// after (nil when it did not exist) and the history entry it recorded.
+    /// Creation and deletion carry every content field (so another copy can
+    /// rebuild or restore the task); an edit or move carries the fields it
+    /// changed, each with its new and replaced value.
+    public init(
+        change entry: HistoryEvent, before: BoardTask?, after: BoardTask?, replica: TaskID, clock: HybridClock,
+        undoes: TaskID? = nil, redoes: TaskID? = nil
+    ) {
+        var fields: [String: FieldChangeValues] = [:]
+        let kind: EventKind
+        switch (before, after) {
+        case (nil, let task?):
+            kind = .created
+            fields = LegacyMigration.contentFields(of: task)
+        case (let task?, nil):
+            kind = .deleted
+            for (name, values) in LegacyMigration.contentFields(of: task) {
+                fields[name] = FieldChangeValues(new: .null, old: values.new)
+            }
+        case (let old?, let new?):
+            kind = old.state == new.state ? .edited : .moved
+            let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
+            for name in names {
+                let was = LegacyMigration.contentValue(name, of: old)
+                let now = LegacyMigration.contentValue(name, of: new)
+                if was != now { fields[name] = FieldChangeValues(new: now, old: was) }
+            }
+        case (nil, nil):
+            kind = .edited
+        }
+        self.init(
+            id: entry.id, replica: replica, author: entry.by, at: entry.at, clock: clock, task: entry.taskID, kind: kind,
+            fields: fields, undoes: undoes, redoes: redoes, title: entry.title)
+    }
+}

@@ -105,6 +105,34 @@ public struct EventLogFile: Sendable {
         return 0
     }
 
+    /// Whether the event with this id is in the log: searched backwards from
+    /// the end, where a recent event is, so the usual case reads one chunk.
+    public func contains(eventID: TaskID) throws -> Bool {
+        guard let descriptor = try open() else { return false }
+        defer { try? fileSystem.close(descriptor) }
+        let needle = Array("\"id\":\"\(eventID.rawValue)\"".utf8)
+        var position = try checkedSize(descriptor)
+        while position > 0 {
+            // Overlap chunks by the needle's length so no match is cut in two.
+            let from = max(0, position - Self.chunk)
+            let end = min(try checkedSize(descriptor), position + needle.count)
+            let piece = try systemCall { try fileSystem.read(descriptor, at: from, count: end - from) }
+            if Self.find(needle, in: piece) { return true }
+            position = from
+        }
+        return false
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        var start = 0
+        while let first = haystack[start...].firstIndex(of: needle[0]), first + needle.count <= haystack.count {
+            if haystack[first..<(first + needle.count)].elementsEqual(needle) { return true }
+            start = first + 1
+        }
+        return false
+    }
+
     /// Appends `events` as lines and `fsync`s them. The caller holds the
     /// board's lock. A torn last line left by a crash is cut off first.
     /// - Throws: ``PMError/saveFailed(path:_:file:)``; what was committed is intact.
