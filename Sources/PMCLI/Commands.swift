@@ -33,6 +33,11 @@ extension ProcessContext {
         try store().load() ?? Board(id: environment.makeID())
     }
 
+    /// This machine's, this user's replica of the board at this context's path.
+    var replica: TaskID {
+        BoardStore.replicaID(host: PosixFileSystem().hostName, user: environment.user, boardKey: boardKey())
+    }
+
     /// This user's undo store for a board at this context's path.
     func undoStore(for board: Board) -> UndoStore {
         UndoStore(stateDirectory: environment.stateDirectory, boardID: board.id, boardKey: boardKey(), user: environment.user)
@@ -46,11 +51,13 @@ extension ProcessContext {
     /// unsaveable undo file refuses the change before the board is touched.
     private func updateWithUndo<Result>(_ body: (inout Board, UndoState) throws -> (Result, UndoStep?)) throws -> Result {
         var pending: (store: UndoStore, stored: UndoStore.Stored)?
-        let result = try store().update(
-            newBoardID: environment.makeID(),
+        let store = store()
+        let log = try store.eventLog()
+        let result = try store.update(
+            newBoardID: environment.makeID(), replica: replica,
             { board in
                 let undo = undoStore(for: board)
-                let state = try undo.load().resolved(against: board)
+                let state = try undo.load().resolved(against: board, log: log)
                 let (result, step) = try body(&board, state)
                 pending = step.map { (undo, UndoStore.Stored(committed: state, pending: $0)) }
                 return result
@@ -84,9 +91,30 @@ extension ProcessContext {
             guard let last = redo ? state.redo.last : state.undo.last else {
                 throw redo ? PMError.nothingToRedo : PMError.nothingToUndo
             }
-            let made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now, redo: redo)
+            let made: Transition
+            do {
+                made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now, redo: redo)
+            } catch PMError.undoConflict(var conflict) where conflict.by == nil {
+                // Who changed the task last is in the log's end.
+                if let id = last.taskID, let entry = try newestEntry(onTask: id) {
+                    (conflict.by, conflict.at) = (entry.by, entry.at)
+                }
+                throw PMError.undoConflict(conflict)
+            }
             guard let event = board.history.appended.last else { throw PMError.nothingToUndo }
             return (event, redo ? .redone(made: made) : .undone(made: made))
+        }
+    }
+
+    /// The newest history entry about a task, reading the log from its end
+    /// only as far as needed.
+    func newestEntry(onTask id: TaskID) throws -> HistoryEvent? {
+        var limit = 64
+        while true {
+            let entries = try store().recentHistory(limit: limit)
+            if let entry = entries.first(where: { $0.taskID == id }) { return entry }
+            if entries.count < limit { return nil }
+            limit *= 8
         }
     }
 
@@ -98,7 +126,7 @@ extension ProcessContext {
         try store().withLockedBoard { board in
             guard let board else { throw PMError.nothingToUndo }
             let undo = undoStore(for: board)
-            var state = try undo.load().resolved(against: board)
+            var state = try undo.load().resolved(against: board, log: try store().eventLog())
             guard let last = state.undo.last else { throw PMError.nothingToUndo }
             state.apply(.skipped)
             try undo.save(UndoStore.Stored(committed: state))

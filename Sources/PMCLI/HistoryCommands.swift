@@ -11,8 +11,7 @@ struct History: PMCommand {
 
     func run(in context: ProcessContext) throws {
         guard limit > 0 else { throw CLIError.invalidLimit(limit) }
-        let board = try context.loadBoard()
-        let events = try board.history.recentEvents(limit: limit)
+        let events = try context.store().recentHistory(limit: limit)
         if common.json {
             context.output.line(HistoryJSON.array(events))
             return

@@ -44,7 +44,8 @@ struct List: PMCommand {
     /// buttons: a step someone else's change blocks is not offered as available.
     func undoFooter(_ context: ProcessContext, _ board: Board) -> String {
         let l = context.localizer
-        let state = (try? context.undoStore(for: board).load().resolved(against: board)) ?? UndoState()
+        let log = try? context.store().eventLog()
+        let state = (try? context.undoStore(for: board).load().resolved(against: board, log: log)) ?? UndoState()
         if let next = state.undo.last, !board.canRevert(next) { return l.string(.listUndoBlocked) }
         switch (state.undo.isEmpty, state.redo.isEmpty) {
         case (false, false): return l.string(.listCanUndoAndRedo)

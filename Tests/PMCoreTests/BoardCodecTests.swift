@@ -6,8 +6,10 @@ import Testing
 @Suite struct BoardCodecTests {
     let ids = CountingIDs()
 
+    /// A schema-1 board, as pm 0.1 wrote it (pm still reads and converts them).
     func sample() throws -> Board {
         var board = Board(id: ids.make())
+        board.schemaVersion = 1
         try board.add(
             title: "Réunion \"équipe\" \\ 한국어", body: "line 1\nline 2\ttab", due: CivilDate(iso: "2026-12-01"), id: ids.make(),
             eventID: ids.make(), by: "camille", at: "2026-11-21T10:00:00.000Z")
@@ -26,6 +28,26 @@ import Testing
         #expect(decoded.id == board.id)
         #expect(try decoded.history.events() == board.history.appended)
         #expect(BoardEncoder.encode(decoded) == bytes)
+    }
+
+    /// Schema 2: tasks and where in the log the board stands; no history, no revision.
+    @Test func aSchemaTwoBoardRoundTripsWithItsLogPosition() throws {
+        var board = try sample()
+        board.schemaVersion = 2
+        board.history = HistoryLog()
+        board.log = LogPosition(
+            events: 3, length: 912, last: ids.make(), clock: HybridClock(milliseconds: 1_763_719_200_000, counter: 2))
+        let bytes = BoardEncoder.encode(board)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(Array(object.keys).sorted() == ["id", "log", "schemaVersion", "tasks"], "\(text)")
+        let decoded = try BoardDecoder.decode(bytes, path: "b.json")
+        #expect(decoded.log == board.log && decoded.tasks == board.tasks && decoded.schemaVersion == 2)
+        #expect(BoardEncoder.encode(decoded) == bytes)
+        for bad in ["\"events\": -1", "\"length\": 1e400", "\"clock\": [1]", "\"events\": 1, \"events\": 2"] {
+            let broken = text.replacingOccurrences(of: "\"events\": 3", with: bad)
+            #expect(throws: PMError.self, "\(bad)") { try decode(broken) }
+        }
     }
 
     @Test func theFileIsPrettySortedAndLanguageNeutral() throws {
@@ -75,6 +97,7 @@ import Testing
         let events = try decode(String(decoding: BoardEncoder.encode(board), as: UTF8.self)).history.events()
         #expect(events.map(\.action) == [.added, .added, .moved, .removed])
         var empty = Board(id: ids.make())
+        empty.schemaVersion = 1
         try empty.add(title: "x", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-22T00:00:00.000Z")
         #expect(try decode(String(decoding: BoardEncoder.encode(empty), as: UTF8.self)).history.events().count == 1)
     }

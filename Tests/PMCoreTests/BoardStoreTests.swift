@@ -17,7 +17,7 @@ import Testing
     }
 
     func add(_ title: String, to store: BoardStore) throws {
-        try store.update(newBoardID: ids.make()) { board in
+        try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
             try board.add(title: title, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
         }
     }
@@ -26,11 +26,11 @@ import Testing
         let dir = TemporaryDirectory()
         let store = BoardStore(path: dir.file("nested/deeper/board.json"), sleep: { _ in })
         #expect(try store.load() == nil)
-        try store.update(newBoardID: ids.make()) { board in
+        try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
             try board.add(title: "first", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
         }
         #expect(try store.load()?.tasks.map(\.title) == ["first"])
-        #expect(try store.load()?.revision == 1)
+        #expect(try store.load()?.log.events == 1, "one event in the log")
     }
 
     @Test func aFailedChangeWritesNothing() throws {
@@ -69,9 +69,11 @@ import Testing
                 }
             }
             let now = try #require(dir.read("board.json"))
-            let titles = try BoardDecoder.decode([UInt8](now), path: "b").tasks.map(\.title)
+            // The log is the truth; board.json may lag it after a commit.
+            let titles = try store(dir).load()?.tasks.map(\.title) ?? []
             if failed {
                 #expect(now == old, "call \(n) \(faulty.log.last ?? "") failed but changed the board")
+                #expect(titles == ["original"], "call \(n) \(faulty.log.last ?? "") failed but committed an event")
             } else {
                 #expect(titles == ["original", "second"], "call \(n) \(faulty.log.last ?? "")")
             }
@@ -141,12 +143,15 @@ import Testing
         let dir = TemporaryDirectory()
         try add("original", to: store(dir))
         let text = String(decoding: try #require(dir.read("board.json")), as: UTF8.self)
-            .replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
+            .replacingOccurrences(of: "\"schemaVersion\": 2", with: "\"schemaVersion\": 3")
         dir.write("board.json", text)
-        #expect(throws: PMError.newerSchema(path: dir.file("board.json"), found: 2, supported: 1)) {
+        let log = dir.read("board.events.jsonl")
+        #expect(throws: PMError.newerSchema(path: dir.file("board.json"), found: 3, supported: 2)) {
             try add("x", to: store(dir))
         }
         #expect(dir.read("board.json") == Data(text.utf8))
+        #expect(dir.read("board.events.jsonl") == log, "nor its log")
+        #expect(try store(dir).load()?.tasks.map(\.title) == ["original"], "read, as far as it can")
     }
 
     @Test func aDirectoryIsNotABoard() throws {
@@ -159,7 +164,7 @@ import Testing
     @Test func aSymlinkIsFollowedAndItsTargetReplaced() throws {
         let dir = TemporaryDirectory()
         let store = BoardStore(path: dir.file("real.json"), sleep: { _ in })
-        try store.update(newBoardID: ids.make()) {
+        try store.update(newBoardID: ids.make(), replica: ids.make()) {
             try $0.add(title: "a", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
         }
         try FileManager.default.createSymbolicLink(atPath: dir.file("board.json"), withDestinationPath: "real.json")

@@ -191,6 +191,7 @@ import Testing
     /// as they were.
     @Test func aPendingStepCountsOnlyIfItsEventIsOnTheBoard() throws {
         var board = Board(id: ids.make())
+        board.schemaVersion = 1
         let taskID = ids.make()
         let eventID = ids.make()
         try board.add(title: "kept", id: taskID, eventID: eventID, by: "ji-woo", at: t0)

@@ -23,9 +23,15 @@ import Testing
         #expect(Set(object.keys) == ["id", "title", "body", "state", "due", "overdue", "createdAt", "updatedAt"])
         #expect(try pm.run(["rm", id]).stdout == "Removed 'Write the report' from DOING.\n")
         #expect(try pm.run(["list", "--json"]).stdout == "[]\n")
-        let history = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
-        for action in ["added", "moved", "edited", "removed"] { #expect(history.contains("\"action\": \"\(action)\"")) }
-        #expect(history.contains("\"by\": \"ji-woo\""))
+        // The log beside the board holds every change, one complete event a line.
+        let log = String(
+            decoding: FileManager.default.contents(atPath: pm.home.file("board.events.jsonl")) ?? Data(), as: UTF8.self)
+        let lines = log.split(separator: "\n")
+        #expect(lines.count == 4, "the no-op move records nothing")
+        for (line, kind) in zip(lines, ["created", "moved", "edited", "deleted"]) {
+            #expect(line.contains("\"kind\":\"\(kind)\"") && line.contains("\"by\":\"ji-woo\""), "\(line)")
+        }
+        #expect(lines[0].contains("\"body\":{\"new\":\"Q3 numbers\",\"old\":null}"), "a creation carries every field")
     }
 
     @Test func statesAreAcceptedByKeyOrByAnyShippedColumnName() throws {

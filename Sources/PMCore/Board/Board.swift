@@ -1,7 +1,8 @@
 /// A board: its tasks, in a stable order, and its history.
 public struct Board: Equatable, Sendable {
-    /// The newest file format this pm reads and writes.
-    public static let currentSchemaVersion = 1
+    /// The newest file format this pm reads and writes: 2, the state folded
+    /// from the event log beside it (1: history inside the file, pm 0.1).
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int
     /// The board's UUID; per-user state (undo, reminders) is keyed by it.
@@ -10,7 +11,10 @@ public struct Board: Equatable, Sendable {
     public var revision: Int
     /// Tasks in file order (creation order): a change to one task is a small diff.
     public var tasks: [BoardTask]
+    /// Schema 1: the history stored in the file. Schema 2: only this run's new entries.
     public var history: HistoryLog
+    /// Schema 2: how much of the event log the tasks include.
+    public var log: LogPosition
     /// Top-level fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue]
 
@@ -29,12 +33,34 @@ public struct Board: Equatable, Sendable {
         self.revision = revision
         self.tasks = tasks
         self.history = history
+        self.log = LogPosition()
         self.unknownFields = unknownFields
     }
 
     /// The task with exactly this id.
     public func task(_ id: TaskID) -> BoardTask? {
         tasks.first { $0.id == id }
+    }
+}
+
+/// Where in the event log a schema-2 board stands: the tasks in
+/// `board.json` are the fold of the log's first `events` lines (`length`
+/// bytes); a reader folds in whatever the log has after that (a crash
+/// between appending and rewriting the board loses nothing).
+public struct LogPosition: Equatable, Sendable {
+    /// How many events the tasks include.
+    public var events: Int
+    /// How many bytes of the log they are.
+    public var length: Int
+    /// The last of them, and its clock (the next event's clock ticks after it).
+    public var last: TaskID?
+    public var clock: HybridClock?
+
+    public init(events: Int = 0, length: Int = 0, last: TaskID? = nil, clock: HybridClock? = nil) {
+        self.events = events
+        self.length = length
+        self.last = last
+        self.clock = clock
     }
 }
 

@@ -74,6 +74,9 @@ public struct HistoryEvent: Equatable, Sendable {
     public var to: TaskState?
     /// For `edited`: what changed.
     public var changes: [FieldChange]
+    /// The event this entry takes back (an undo) or puts back (a redo), if any.
+    public var undoes: TaskID?
+    public var redoes: TaskID?
 
     public init(
         id: TaskID, at: String, by: String, action: HistoryAction, taskID: TaskID, title: String,

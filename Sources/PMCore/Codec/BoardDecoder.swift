@@ -54,6 +54,23 @@ public enum BoardDecoder {
         }
     }
 
+    /// The `schemaVersion` of a board file, reading only as far as that key
+    /// (sorted keys put it before the tasks); nil when it cannot be found so
+    /// cheaply (the caller then decodes the whole file).
+    static func schemaVersion(of bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var reader = JSONReader(buffer)
+            guard (try? reader.beginObject()) != nil else { return nil }
+            var first = true
+            while let key = try? reader.nextKey(first: &first) {
+                if key == "schemaVersion" { return try? reader.readInt(field: key) }
+                if key == "tasks" || key == "history" { return nil }
+                guard (try? reader.skipValueFast()) != nil else { return nil }
+            }
+            return nil
+        }
+    }
+
     /// Where each element of the stored `history` array starts, after checking the array's syntax.
     static func historyElementStarts(_ bytes: ArraySlice<UInt8>) throws -> [Int] {
         do {
@@ -153,6 +170,7 @@ public enum BoardDecoder {
         var schemaVersion: Int?
         var id: TaskID?
         var revision = 0
+        var log = LogPosition()
         var tasks: [BoardTask]?
         var unknown: [String: JSONValue] = [:]
         try reader.readObject { key, reader in
@@ -163,6 +181,8 @@ public enum BoardDecoder {
                 id = try readID(&reader, field: key)
             case "revision":
                 revision = try reader.readInt(field: key)
+            case "log":
+                log = try readLogPosition(&reader)
             case "tasks":
                 tasks = try readTasks(&reader)
             case "history":
@@ -179,8 +199,32 @@ public enum BoardDecoder {
         guard let schemaVersion else { throw JSONReader.Failure(offset: end, reason: .field("schemaVersion")) }
         guard let id else { throw JSONReader.Failure(offset: end, reason: .field("id")) }
         guard let tasks else { throw JSONReader.Failure(offset: end, reason: .field("tasks")) }
-        return Board(
+        var board = Board(
             schemaVersion: schemaVersion, id: id, revision: revision, tasks: tasks, history: HistoryLog(), unknownFields: unknown)
+        board.log = log
+        return board
+    }
+
+    /// `{"clock": [ms, n], "events": N, "last": "<id>", "length": bytes}`: counts that fit, nothing negative.
+    private static func readLogPosition(_ reader: inout JSONReader) throws -> LogPosition {
+        var position = LogPosition()
+        try reader.readObject { key, reader in
+            let start = reader.index
+            switch key {
+            case "events", "length":
+                let value = try reader.readInt(field: "log")
+                guard value >= 0 else { throw JSONReader.Failure(offset: start, reason: .field("log")) }
+                if key == "events" { position.events = value } else { position.length = value }
+            case "last": position.last = try readID(&reader, field: "log")
+            case "clock":
+                guard case .array(let parts) = try reader.readValue(), parts.count == 2, case .number(let ms) = parts[0],
+                    case .number(let n) = parts[1], let millis = Int64(ms), let counter = Int64(n), millis >= 0, counter >= 0
+                else { throw JSONReader.Failure(offset: start, reason: .field("log")) }
+                position.clock = HybridClock(milliseconds: millis, counter: counter)
+            default: _ = try reader.readValue()
+            }
+        }
+        return position
     }
 
     private static func readTasks(_ reader: inout JSONReader) throws -> [BoardTask] {

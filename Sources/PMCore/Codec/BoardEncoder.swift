@@ -16,18 +16,35 @@ public enum BoardEncoder {
         var writer = JSONWriter()
         writer.bytes.reserveCapacity(board.tasks.count * 400 + 1024)
         var fields: [(String, (inout JSONWriter) -> Void)] = [
-            ("history", { writeHistory(board.history, into: &$0) }),
             ("id", { $0.string(board.id.rawValue) }),
-            ("revision", { $0.raw(String(board.revision)) }),
             ("schemaVersion", { $0.raw(String(board.schemaVersion)) }),
             ("tasks", { writeTasks(board.tasks, into: &$0) }),
         ]
-        for (key, value) in board.unknownFields where !["history", "id", "revision", "schemaVersion", "tasks"].contains(key) {
+        if board.schemaVersion >= 2 {
+            fields.append(("log", { writeLogPosition(board.log, into: &$0) }))
+        } else {
+            fields.append(("history", { writeHistory(board.history, into: &$0) }))
+            fields.append(("revision", { $0.raw(String(board.revision)) }))
+        }
+        for (key, value) in board.unknownFields
+        where !["history", "id", "log", "revision", "schemaVersion", "tasks"].contains(key) {
             fields.append((key, { $0.value(value, level: 1) }))
         }
         writer.object(fields.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }, level: 0)
         writer.raw("\n")
         return writer.finishedChunks()
+    }
+
+    static func writeLogPosition(_ position: LogPosition, into writer: inout JSONWriter) {
+        var members: [(String, (inout JSONWriter) -> Void)] = [
+            ("events", { $0.raw(String(position.events)) }),
+            ("length", { $0.raw(String(position.length)) }),
+        ]
+        if let clock = position.clock {
+            members.insert(("clock", { $0.raw("[\(clock.milliseconds), \(clock.counter)]") }), at: 0)
+        }
+        if let last = position.last { members.append(("last", { $0.string(last.rawValue) })) }
+        writer.object(members, level: 1)
     }
 
     static func writeTasks(_ tasks: [BoardTask], into writer: inout JSONWriter) {

@@ -35,6 +35,8 @@ extension HistoryEvent {
             id: event.id, at: event.at, by: event.author, action: action, taskID: event.task, title: title,
             from: action == .added ? nil : state(event.fields["state"]?.old),
             to: action == .removed ? nil : state(event.fields["state"]?.new), changes: changes)
+        undoes = event.undoes
+        redoes = event.redoes
     }
 }
 
@@ -72,6 +74,6 @@ extension Event {
         }
         self.init(
             id: entry.id, replica: replica, author: entry.by, at: entry.at, clock: clock, task: entry.taskID, kind: kind,
-            fields: fields, undoes: undoes, redoes: redoes, title: entry.title)
+            fields: fields, undoes: undoes ?? entry.undoes, redoes: redoes ?? entry.redoes, title: entry.title)
     }
 }

@@ -58,6 +58,46 @@ public struct EventLogFile: Sendable {
         return Contents(events: events, committedLength: committed, tornLength: bytes.count - committed)
     }
 
+    /// The committed events after where a board stands, oldest first, and
+    /// where the committed lines end: what a reader folds in.
+    /// - Throws: ``PMError/logCorrupt(path:line:column:reason:)`` when the log
+    ///   is shorter than the board says or does not end a line there.
+    public func read(after position: LogPosition) throws -> (events: [Event], end: Int) {
+        guard let descriptor = try open() else {
+            if position.length == 0 { return ([], 0) }
+            throw PMError.logCorrupt(path: path, line: position.events, column: 1, reason: .truncated)
+        }
+        defer { try? fileSystem.close(descriptor) }
+        let size = try checkedSize(descriptor)
+        guard size >= position.length else {
+            throw PMError.logCorrupt(path: path, line: position.events, column: 1, reason: .truncated)
+        }
+        let bytes = try systemCall {
+            try fileSystem.read(descriptor, at: max(0, position.length - 1), count: size - max(0, position.length - 1))
+        }
+        var offset = 0
+        if position.length > 0 {
+            guard bytes.first == 0x0A else {
+                throw PMError.logCorrupt(path: path, line: position.events, column: 1, reason: .syntax)
+            }
+            offset = 1
+        }
+        let committed = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+        var events: [Event] = []
+        var lineNumber = position.events + 1
+        try bytes.withUnsafeBufferPointer { buffer in
+            var start = offset
+            while start < committed {
+                var end = start
+                while buffer[end] != 0x0A { end += 1 }
+                events.append(try decodeLine(buffer, start..<end, lineNumber: lineNumber))
+                start = end + 1
+                lineNumber += 1
+            }
+        }
+        return (events, max(position.length, max(0, position.length - 1) + committed))
+    }
+
     /// The newest `count` committed events, newest first, reading the log
     /// backwards from its end: the cost does not grow with the log's length.
     /// - Throws: as ``readAll()``.
@@ -105,6 +145,15 @@ public struct EventLogFile: Sendable {
         return 0
     }
 
+    /// Whether the log file exists (a `board.json` copied alone has none).
+    public func exists() throws -> Bool {
+        do {
+            return try fileSystem.linkStatus(path) != nil
+        } catch let error as SystemCallError {
+            throw PMError.readFailed(path: path, error)
+        }
+    }
+
     /// Whether the event with this id is in the log: searched backwards from
     /// the end, where a recent event is, so the usual case reads one chunk.
     public func contains(eventID: TaskID) throws -> Bool {
@@ -135,9 +184,11 @@ public struct EventLogFile: Sendable {
 
     /// Appends `events` as lines and `fsync`s them. The caller holds the
     /// board's lock. A torn last line left by a crash is cut off first.
+    /// - Returns: where the committed lines now end.
     /// - Throws: ``PMError/saveFailed(path:_:file:)``; what was committed is intact.
-    public func append(_ events: [Event]) throws {
-        guard !events.isEmpty else { return }
+    @discardableResult
+    public func append(_ events: [Event]) throws -> Int {
+        guard !events.isEmpty else { return 0 }
         let descriptor: Int32
         do {
             descriptor = try fileSystem.openForAppend(path)
@@ -148,11 +199,22 @@ public struct EventLogFile: Sendable {
         defer { try? fileSystem.close(descriptor) }
         let size = try checkedSize(descriptor)
         do {
+            var end = size
             if size > 0, try fileSystem.read(descriptor, at: size - 1, count: 1) != [0x0A] {
-                try fileSystem.truncate(descriptor, to: try committedEnd(descriptor, size: size))
+                end = try committedEnd(descriptor, size: size)
+                try fileSystem.truncate(descriptor, to: end)
             }
-            try fileSystem.write(descriptor, events.flatMap(EventCodec.line)[...])
-            try fileSystem.sync(descriptor)
+            let bytes = events.flatMap(EventCodec.line)
+            do {
+                try fileSystem.write(descriptor, bytes[...])
+                try fileSystem.sync(descriptor)
+            } catch {
+                // Not committed: take back what may have reached the file, so a
+                // command that failed leaves no event behind.
+                try? fileSystem.truncate(descriptor, to: end)
+                throw error
+            }
+            return end + bytes.count
         } catch let error as SystemCallError {
             throw PMError.saveFailed(path: path, error)
         }

@@ -28,44 +28,175 @@ public struct BoardStore: Sendable {
         self.sleep = sleep
     }
 
-    /// Reads the board; nil when the file does not exist (an empty board).
+    /// Reads the board, with whatever the event log holds past it folded in;
+    /// nil when the file does not exist (an empty board).
     public func load() throws -> Board? {
-        try read(targetPath())?.board
+        let target = try targetPath()
+        let log = eventLog(of: target)
+        guard var board = try read(target)?.board else {
+            // Only the log (board.json lost, or not yet written): the log is the truth.
+            guard try log.exists() else { return nil }
+            var board = Board(id: Self.unnamedBoard)
+            try rollForward(&board, log: log)
+            return board
+        }
+        try rollForward(&board, log: log)
+        return board
     }
 
-    /// Runs `change` on the current board under the lock and saves the result.
+    /// The id of a board known only from its log, until a change names it.
+    static let unnamedBoard = TaskID(unchecked: "00000000-0000-4000-8000-000000000000")
+
+    /// The event log beside the board.
+    public func eventLog() throws -> EventLogFile { eventLog(of: try targetPath()) }
+
+    /// A replica id that stays the same for one machine, user and board place
+    /// (a name-based UUID), so that no state file is needed to remember it.
+    public static func replicaID(host: String, user: String, boardKey: String) -> TaskID {
+        let first = StableHash.hex(Array("\(host)\u{0}\(user)".utf8))
+        let second = StableHash.hex(Array(boardKey.utf8))
+        let digits = Array(first + second)
+        let text =
+            String(digits[0..<8]) + "-" + String(digits[8..<12]) + "-8" + String(digits[13..<16]) + "-8"
+            + String(digits[17..<20]) + "-" + String(digits[20..<32])
+        return TaskID(unchecked: text)
+    }
+
+    func eventLog(of target: String) -> EventLogFile { EventLogFile(boardPath: target, fileSystem: fileSystem) }
+
+    /// Folds into a schema-2 board the log's events past where it stands (a
+    /// crash between appending and rewriting `board.json`, or a writer on a
+    /// folder that gave up rewriting it, loses nothing).
+    func rollForward(_ board: inout Board, log: EventLogFile) throws {
+        guard board.schemaVersion >= 2, board.schemaVersion <= Board.currentSchemaVersion, try log.exists() else { return }
+        let (events, end) = try log.read(after: board.log)
+        guard let last = events.last else { return }
+        var folded = FoldedTasks(board.tasks)
+        folded.apply(events)
+        board.tasks = folded.ordered
+        let clock = (events.map(\.clock) + [board.log.clock].compactMap { $0 }).max()
+        board.log = LogPosition(events: board.log.events + events.count, length: end, last: last.id, clock: clock)
+    }
+
+    /// Runs `change` on the current board under the lock and commits it.
     ///
-    /// A missing file starts as an empty board with `newBoardID`. Nothing is
-    /// written when `change` throws.
+    /// The change's events are appended to the log and `fsync`ed — that is
+    /// the commit — and `board.json` is then rewritten as their fold. A
+    /// schema-1 board is converted at that moment (its history becomes the
+    /// log, written whole with the change); so is a board whose log is
+    /// missing (a `board.json` copied alone: its tasks become the log's first
+    /// events). A missing file starts as an empty board with `newBoardID`.
+    /// Nothing is written when `change` throws or changes nothing.
+    /// - Parameters:
+    ///   - replica: this copy's replica id, recorded on each event.
+    ///   - beforeSave: runs under the lock once the change is computed, before
+    ///     it is committed (for per-user state that must never lag the board,
+    ///     like undo); when it throws, nothing is committed.
     /// - Returns: what `change` returned.
-    /// - Parameter beforeSave: runs under the lock once the new board is
-    ///   computed, before it replaces the old one (for per-user state that must
-    ///   never lag the board, like undo); when it throws, the board is not saved.
     public func update<Result>(
-        newBoardID: TaskID, _ change: (inout Board) throws -> Result, beforeSave: (Board) throws -> Void = { _ in }
+        newBoardID: TaskID, replica: TaskID, _ change: (inout Board) throws -> Result,
+        beforeSave: (Board) throws -> Void = { _ in }
     ) throws -> Result {
         try withLock { lock, target in
-            for _ in 0..<3 {
-                let current = try read(target)
-                var board = current?.board ?? Board(id: newBoardID)
-                if board.schemaVersion > Board.currentSchemaVersion {
-                    throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
-                }
-                let result = try change(&board)
-                // Counts saves; at its limit it stays there rather than trap.
-                if board.revision < Int.max { board.revision += 1 }
-                try beforeSave(board)
-                // Before the rename, the board must still be the file that was read
-                // and this writer must still own it: a shared folder that ignores
-                // locks makes pm start over, never overwrite.
-                let written = try AtomicFileWriter(fileSystem: fileSystem).write(
-                    BoardEncoder.encodeChunks(board), to: target, mode: current?.status.mode ?? 0o644
-                ) {
-                    try fileSystem.status(target) == current?.status && lock.stillHeld()
-                }
-                if written { return result }
+            let log = eventLog(of: target)
+            let current = try read(target)
+            var board = current?.board ?? Board(id: newBoardID)
+            if board.schemaVersion > Board.currentSchemaVersion {
+                throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
             }
-            throw PMError.concurrentModification(path: target)
+            // Events that must be written (whole, replacing any log) before the change's own.
+            var rebuilt: [Event]?
+            let logMissing = try current != nil && !log.exists()
+            if board.schemaVersion < 2 || logMissing {
+                rebuilt = try convert(&board, replica: replica)
+            } else {
+                try rollForward(&board, log: log)
+            }
+            let before = board.tasks
+            let position = board.log
+            let result = try change(&board)
+            var clock = board.log.clock
+            let events = board.history.appended.map { entry -> Event in
+                let ms = Int64(Timestamp.milliseconds(of: entry.at) ?? 0)
+                clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))
+                return Event(
+                    change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID),
+                    replica: replica, clock: clock ?? HybridClock(milliseconds: ms))
+            }
+            guard let last = events.last else { return result }
+            try beforeSave(board)
+            let end: Int
+            if let rebuilt {
+                let bytes = (rebuilt + events).flatMap(EventCodec.line)
+                _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
+                end = bytes.count
+            } else {
+                if current == nil {
+                    // A new board's file comes first, so its id is fixed before any event.
+                    var unchanged = board
+                    (unchanged.tasks, unchanged.log, unchanged.history) = (before, position, HistoryLog())
+                    try writeBoard(unchanged, to: target, mode: 0o644)
+                }
+                end = try log.append(events)
+            }
+            board.log = LogPosition(
+                events: board.log.events + events.count, length: end, last: last.id, clock: clock)
+            board.tasks = FoldedTasks(board.tasks).ordered
+            board.history = HistoryLog()
+            // Committed. A failure to rewrite board.json loses nothing: every
+            // reader folds in the log past where the file stands.
+            if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+            return result
+        }
+    }
+
+    /// Converts a board to schema 2 in memory: the events that replace its
+    /// history (schema 1) or its missing log; the board stands at their end.
+    private func convert(_ board: inout Board, replica: TaskID) throws -> [Event] {
+        var counter = 0
+        let prefix = board.id.rawValue.prefix(24)
+        let events = try LegacyMigration.events(for: board, replica: replica) {
+            counter += 1
+            let tail = String(counter, radix: 16)
+            return TaskID(unchecked: prefix + String(repeating: "0", count: 12 - tail.count) + tail)
+        }
+        board.schemaVersion = 2
+        board.history = HistoryLog()
+        board.log = LogPosition(
+            events: events.count, length: events.reduce(0) { $0 + EventCodec.line($1).count }, last: events.last?.id,
+            clock: events.map(\.clock).max())
+        return events
+    }
+
+    private func writeBoard(_ board: Board, to target: String, mode: UInt32) throws {
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write(BoardEncoder.encodeChunks(board), to: target, mode: mode)
+    }
+
+    /// Whether the history is the log alone: no board file but a log, or a
+    /// schema-2 board file (found without decoding its tasks).
+    private func historyIsInLog(_ target: String, log: EventLogFile) throws -> Bool {
+        guard try fileSystem.status(target) != nil else { return try log.exists() }
+        guard let bytes = try? fileSystem.readFile(target) else { return false }
+        return BoardDecoder.schemaVersion(of: bytes) == Board.currentSchemaVersion
+    }
+
+    /// The newest `limit` history entries, newest first: from the log for a
+    /// schema-2 board (reading only its end), from the file for a schema-1 one.
+    public func recentHistory(limit: Int) throws -> [HistoryEvent] {
+        let target = try targetPath()
+        let log = eventLog(of: target)
+        // A schema-2 board's history is its log's end: the tasks need not be read.
+        if try !historyIsInLog(target, log: log) {
+            guard let board = try read(target)?.board else { return [] }
+            guard board.schemaVersion >= 2 else { return try board.history.recentEvents(limit: limit) }
+            if board.schemaVersion > Board.currentSchemaVersion { return [] }
+        }
+        var wanted = limit
+        while true {
+            let events = try log.readNewest(wanted)
+            let entries = events.compactMap(HistoryEvent.init)
+            if entries.count >= limit || events.count < wanted { return Array(entries.prefix(limit)) }
+            wanted = wanted > Int.max / 2 ? Int.max : wanted * 2
         }
     }
 

@@ -198,7 +198,9 @@ extension Board {
             tasks.insert(task, at: position)
         case (nil, nil): break
         }
-        history.append(Self.event(from: current, to: restored, id: eventID, by: user, at: time))
+        var entry = Self.event(from: current, to: restored, id: eventID, by: user, at: time)
+        if redo { entry.redoes = transition.eventID } else { entry.undoes = transition.eventID }
+        history.append(entry)
         return Transition(from: current, to: restored, eventID: eventID, at: time)
     }
 

@@ -26,10 +26,12 @@ public struct UndoStore: Sendable {
             self.pending = pending
         }
 
-        /// The stacks as they are for `board`: the pending step applied if it happened.
-        public func resolved(against board: Board) -> UndoState {
+        /// The stacks as they are for `board`: the pending step applied if its
+        /// event is on the board (in its history, or in the log when given).
+        public func resolved(against board: Board, log: EventLogFile? = nil) -> UndoState {
             var state = committed
-            if let pending, let event = pending.eventID, board.history.contains(eventID: event) { state.apply(pending) }
+            guard let pending, let event = pending.eventID else { return state }
+            if board.history.contains(eventID: event) || (try? log?.contains(eventID: event)) == true { state.apply(pending) }
             return state
         }
     }

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// The event log through the binary: the log is the truth, `board.json` its fold.
+@Suite struct EventLogEndToEndTests {
+    func logPath(_ pm: PMBinary) -> String { String(pm.boardPath.dropLast(5)) + ".events.jsonl" }
+
+    func logText(_ pm: PMBinary) -> String {
+        String(decoding: FileManager.default.contents(atPath: logPath(pm)) ?? Data(), as: UTF8.self)
+    }
+
+    /// A pm 0.1 board converts on its first change, keeping every task and
+    /// every past event: history reads the same in every language.
+    @Test func aSchemaOneBoardConvertsAndReadsTheSame() throws {
+        let pm = PMBinary()
+        try pm.useSampleBoard()
+        let languages = ["en_US.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"]
+        let zones = ["Asia/Seoul", "Europe/Paris", "America/Los_Angeles"]
+        var before: [String: String] = [:]
+        for language in languages {
+            for zone in zones {
+                before[language + zone] = try pm.run(["history", "--limit", "100"], ["LANG": language, "TZ": zone]).stdout
+            }
+        }
+        let tasksBefore = try pm.run(["list", "--json"]).stdout
+        let showBefore = try pm.run(["show", "3f2a", "--json"]).stdout
+        #expect(try pm.run(["add", "converts the board"]).status == 0)
+        #expect(try pm.run(["undo"]).status == 0)
+        let board = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
+        #expect(board.contains("\"schemaVersion\": 2") && !board.contains("\"history\""), "\(board.prefix(300))")
+        #expect(try pm.run(["list", "--json"]).stdout == tasksBefore, "every task kept")
+        #expect(try pm.run(["show", "3f2a", "--json"]).stdout == showBefore)
+        for language in languages {
+            for zone in zones {
+                let after = try pm.run(["history", "--limit", "100"], ["LANG": language, "TZ": zone]).stdout
+                let old = after.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n")
+                #expect(old == before[language + zone], "\(language) \(zone): history changed by the conversion")
+            }
+        }
+        // The log alone rebuilds the board: a copy with board.json removed.
+        try FileManager.default.removeItem(atPath: pm.boardPath)
+        let copy = PMBinary()
+        try FileManager.default.copyItem(atPath: logPath(pm), toPath: logPath(copy))
+        #expect(try copy.run(["list", "--json"]).stdout == tasksBefore, "the events alone rebuild every task")
+    }
+
+    /// A crash mid-append leaves a line without its newline: never committed,
+    /// skipped by readers, cut off by the next writer.
+    @Test func aTornLastLineIsDroppedAndADamagedOneRefusedWithItsNumber() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "one"])
+        try pm.run(["add", "two"])
+        let handle = try #require(FileHandle(forWritingAtPath: logPath(pm)))
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"at\":\"2026-11-21T10:00:00.000Z\",\"by\":\"x\",\"hlc\":[1,".utf8))
+        try handle.close()
+        #expect(try pm.run(["list", "--json"]).stdout.contains("two"))
+        #expect(try pm.run(["history"]).status == 0)
+        #expect(try pm.run(["add", "three"]).status == 0)
+        let lines = logText(pm).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines.last == "", "the torn line was cut off: \(lines.count)")
+
+        // Damage in the middle (bytes flipped): refused with its line number
+        // wherever a reader needs that line, never rewritten.
+        var text = logText(pm)
+        text = text.replacingOccurrences(of: "{\"at\":", with: "{\"at\",")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: logPath(pm)))
+        // board.json already includes every line, so listing and adding need none of them…
+        #expect(try pm.run(["list"]).status == 0)
+        #expect(try pm.run(["add", "four"]).status == 0)
+        // …but history reads them.
+        let run = try pm.run(["history", "--limit", "10"])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("event log") && run.stderr.contains("line 3"), "\(run.stderr)")
+        #expect(logText(pm).hasPrefix(text), "never rewritten, only appended to")
+    }
+
+    /// A `board.json` copied alone (no log): it reads as it is, and its first
+    /// change gives it a log whose first events are its tasks.
+    @Test func aBoardCopiedWithoutItsLogStillWorks() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "original", "--body", "b"])
+        let copy = pm.home.file("copy.json")
+        try FileManager.default.copyItem(atPath: pm.boardPath, toPath: copy)
+        #expect(try pm.run(["list", "--json", "--board", copy]).stdout.contains("original"))
+        #expect(try pm.run(["add", "in the copy", "--board", copy]).status == 0)
+        let tasks = try pm.run(["list", "--json", "--board", copy]).stdout
+        #expect(tasks.contains("original") && tasks.contains("in the copy"))
+        #expect(FileManager.default.fileExists(atPath: pm.home.file("copy.events.jsonl")))
+    }
+
+    /// A newer pm's board: read as far as possible, never written.
+    @Test func aNewerSchemaIsReadAndNeverWritten() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "kept"])
+        let text = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
+            .replacingOccurrences(of: "\"schemaVersion\": 2", with: "\"schemaVersion\": 3")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: pm.boardPath))
+        let log = logText(pm)
+        #expect(try pm.run(["list", "--json"]).stdout.contains("kept"))
+        let add = try pm.run(["add", "refused"])
+        #expect(add.status == 65 && add.stderr.contains("newer pm"), "\(add.stderr)")
+        #expect(pm.boardBytes() == Data(text.utf8) && logText(pm) == log)
+    }
+
+    /// A change appends one line; the board is its fold.
+    @Test func eachChangeAppendsOneCompleteEvent() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Write report", "--due", "2026-12-01"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["edit", id, "--title", "Written"])
+        try pm.run(["undo"])
+        let lines = logText(pm).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(
+            lines[2].contains("\"kind\":\"edited\"") && lines[2].contains("\"undoes\":"),
+            "an undo is an event naming what it takes back")
+        #expect(lines[2].contains("\"title\":{\"new\":\"Write report\",\"old\":\"Written\"}"))
+    }
+}
