@@ -77,9 +77,12 @@ struct HistoryView {
 
     func lines(_ events: [HistoryEvent]) -> [String] {
         events.map { event in
-            localizer.string(
-                .historyLine, .text(style.dim(style.dateTime(event.at))), .text(TextSafety.escaped(event.by)),
-                .text(sentence(event)))
+            // An undo or redo says so: "Undid: Moved 'X' from DOING to TODO."
+            var what = sentence(event)
+            if event.undoes != nil { what = localizer.string(.historyUndid, .text(what)) }
+            if event.redoes != nil { what = localizer.string(.historyRedid, .text(what)) }
+            return localizer.string(
+                .historyLine, .text(style.dim(style.dateTime(event.at))), .text(TextSafety.escaped(event.by)), .text(what))
         }
     }
 

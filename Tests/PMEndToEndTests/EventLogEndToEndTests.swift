@@ -115,5 +115,15 @@ import Testing
             lines[2].contains("\"kind\":\"edited\"") && lines[2].contains("\"undoes\":"),
             "an undo is an event naming what it takes back")
         #expect(lines[2].contains("\"title\":{\"new\":\"Write report\",\"old\":\"Written\"}"))
+        try pm.run(["redo"])
+        for (language, undid, redid) in [
+            ("en_US.UTF-8", "Undid: Renamed 'Written' to 'Write report'.", "Redid: Renamed 'Write report' to 'Written'."),
+            ("fr_FR.UTF-8", "Annulé : ", "Rétabli : "), ("ko_KR.UTF-8", "취소함: ", "다시 실행함: "),
+        ] {
+            let history = try pm.run(["history"], ["LANG": language]).stdout
+            #expect(history.contains(undid) && history.contains(redid), "\(language): \(history)")
+        }
+        let json = try pm.run(["history", "--limit", "2", "--json"]).stdout
+        #expect(json.contains("\"redoes\": ") && json.contains("\"undoes\": "), "\(json)")
     }
 }

@@ -161,7 +161,9 @@ public enum BoardEncoder {
         fields.append(("task", { $0.string(event.taskID.rawValue) }))
         fields.append(("title", { $0.string(event.title) }))
         if let to = event.to { fields.append(("to", { $0.string(to.rawValue) })) }
-        writer.object(fields, level: level)
+        if let undoes = event.undoes { fields.append(("undoes", { $0.string(undoes.rawValue) })) }
+        if let redoes = event.redoes { fields.append(("redoes", { $0.string(redoes.rawValue) })) }
+        writer.object(fields.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }, level: level)
     }
 }
 
