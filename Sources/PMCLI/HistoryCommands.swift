@@ -7,11 +7,12 @@ struct History: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandHistory)) }
 
     @Option(help: ArgumentHelp(help(.helpLimit))) var limit: Int = 20
+    @Option(help: ArgumentHelp(help(.helpHistoryTask))) var task: String?
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
         guard limit > 0 else { throw CLIError.invalidLimit(limit) }
-        let events = try context.store().recentHistory(limit: limit)
+        let events = try context.store().recentHistory(limit: limit, task: task)
         if common.json {
             context.output.line(HistoryJSON.array(events))
             return

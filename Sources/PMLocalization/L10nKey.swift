@@ -95,6 +95,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case helpId = "help.id"
     case helpJson = "help.json"
     case helpLimit = "help.limit"
+    case helpHistoryTask = "help.historyTask"
     case helpNoDue = "help.noDue"
     case helpOutput = "help.output"
     case helpSkip = "help.skip"

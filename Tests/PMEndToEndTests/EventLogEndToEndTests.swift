@@ -126,4 +126,41 @@ import Testing
         let json = try pm.run(["history", "--limit", "2", "--json"]).stdout
         #expect(json.contains("\"redoes\": ") && json.contains("\"undoes\": "), "\(json)")
     }
+
+    /// `pm history --task ID`: one task's events, a deleted task's too, on a
+    /// schema-2 board and on a pm 0.1 board before it converts.
+    @Test func historyOfOneTask() throws {
+        let pm = PMBinary()
+        func id(_ run: Run) -> String { run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let alpha = id(try pm.run(["add", "Alpha"]))
+        let beta = id(try pm.run(["add", "Beta"]))
+        try pm.run(["move", alpha, "doing"])
+        try pm.run(["edit", beta, "--title", "Beta two"])
+        for n in 0..<30 { try pm.run(["add", "filler \(n)"]) }
+        try pm.run(["move", alpha, "done"])
+        try pm.run(["delete", beta])
+        let alphaLines = try pm.run(["history", "--task", String(alpha.prefix(6))]).stdout.split(separator: "\n")
+        #expect(alphaLines.count == 3 && alphaLines.allSatisfy { $0.contains("'Alpha'") }, "\(alphaLines)")
+        #expect(alphaLines.first?.hasSuffix("Moved 'Alpha' from DOING to DONE.") == true)
+        let betaLines = try pm.run(["history", "--task", beta]).stdout.split(separator: "\n")
+        #expect(betaLines.count == 3 && betaLines.allSatisfy { $0.contains("'Beta") }, "a deleted task keeps its history")
+        let limited = try pm.run(["history", "--task", beta, "--limit", "1", "--json"]).stdout
+        #expect(limited.components(separatedBy: "\"task\"").count == 2 && limited.contains("\"removed\""), "\(limited)")
+        let missing = try pm.run(["history", "--task", "0000"], ["LANG": "fr_FR.UTF-8"])
+        #expect(missing.status != 0 && missing.stderr.contains("0000") && missing.stdout.isEmpty, "\(missing.stderr)")
+        let invalid = try pm.run(["history", "--task", "xyz"])
+        #expect(invalid.status != 0 && invalid.stderr.contains("xyz"))
+
+        let legacy = PMBinary()
+        try legacy.useSampleBoard()
+        let bytes = legacy.boardBytes()
+        let shown = try #require(
+            try JSONSerialization.jsonObject(with: Data(try legacy.run(["show", "3f2a", "--json"]).stdout.utf8))
+                as? [String: Any])
+        let title = try #require(shown["title"] as? String)
+        let all = try legacy.run(["history", "--limit", "1000"]).stdout.split(separator: "\n")
+        let own = try legacy.run(["history", "--task", "3f2a", "--limit", "1000"]).stdout.split(separator: "\n")
+        #expect(!own.isEmpty && own.count < all.count && own.allSatisfy { $0.contains(title) }, "\(own)")
+        #expect(legacy.boardBytes() == bytes, "reading history never converts the board")
+    }
 }

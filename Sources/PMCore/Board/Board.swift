@@ -66,7 +66,7 @@ public struct LogPosition: Equatable, Sendable {
 
 /// glibc's `memmem`, which Swift's Glibc module does not export.
 @_silgen_name("memmem")
-private func glibcMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer, _ needleLength: Int)
+func glibcMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer, _ needleLength: Int)
     -> UnsafeMutableRawPointer?
 
 /// The board's history: the events read from the file, kept as their JSON

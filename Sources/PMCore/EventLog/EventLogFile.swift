@@ -101,7 +101,13 @@ public struct EventLogFile: Sendable {
     /// The newest `count` committed events, newest first, reading the log
     /// backwards from its end: the cost does not grow with the log's length.
     /// - Throws: as ``readAll()``.
-    public func readNewest(_ count: Int) throws -> [Event] {
+    public func readNewest(_ count: Int) throws -> [Event] { try readNewest(count, mentioning: nil) }
+
+    /// The newest `count` events whose line holds `needle` (nil: every
+    /// event), newest first, reading backwards from the end. Lines without
+    /// the needle are skipped undecoded, so finding one task's events costs
+    /// a byte search per line.
+    public func readNewest(_ count: Int, mentioning needle: [UInt8]?) throws -> [Event] {
         guard count > 0, let descriptor = try open() else { return [] }
         defer { try? fileSystem.close(descriptor) }
         var position = try committedEnd(descriptor, size: try checkedSize(descriptor))
@@ -120,6 +126,10 @@ public struct EventLogFile: Sendable {
                     // A line that begins in an earlier chunk waits for it.
                     if start == 0, position > 0 { break }
                     do {
+                        if let needle, !Self.line(bytes, start..<(end - 1), contains: needle) {
+                            end = start
+                            continue
+                        }
                         events.append(try decodeLine(bytes, start..<(end - 1), lineNumber: nil))
                     } catch PMError.logCorrupt(_, _, let column, let reason) {
                         let line = try lineNumber(at: position + start, in: descriptor)
@@ -131,6 +141,13 @@ public struct EventLogFile: Sendable {
             buffer.removeSubrange(end...)
         }
         return events
+    }
+
+    private static func line(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, contains needle: [UInt8]) -> Bool {
+        guard let base = bytes.baseAddress, !needle.isEmpty else { return true }
+        return needle.withUnsafeBytes { pattern in
+            glibcMemmem(base + range.lowerBound, range.count, pattern.baseAddress!, pattern.count) != nil
+        }
     }
 
     /// Where the committed lines end: after the last `\n` (a torn append after it is skipped).
