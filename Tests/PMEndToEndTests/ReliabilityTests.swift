@@ -13,24 +13,9 @@ import Testing
         return array.compactMap { $0["title"] as? String }
     }
 
+    /// Eight people × 25 changes of every kind at once, with `flock` working.
     @Test func eightConcurrentWritersLoseNothing() throws {
-        let pm = PMBinary()
-        let errors = NSLock()
-        nonisolated(unsafe) var failures: [String] = []
-        DispatchQueue.concurrentPerform(iterations: 8) { worker in
-            for n in 0..<25 {
-                do {
-                    let run = try pm.run(["add", "w\(worker)-\(n)"], ["PM_LOCK_TIMEOUT": "30"])
-                    if run.status != 0 { errors.withLock { failures.append(run.stderr) } }
-                } catch {
-                    errors.withLock { failures.append("\(error)") }
-                }
-            }
-        }
-        #expect(failures.isEmpty, "\(failures.prefix(3))")
-        let all = try titles(pm)
-        #expect(all.count == 200)
-        #expect(Set(all).count == 200)
+        try MixedWriters.check(PMBinary(), extra: ["PM_LOCK_TIMEOUT": "60"])
     }
 
     @Test func killingWritersAtRandomMomentsNeverDamagesTheBoard() throws {
