@@ -141,41 +141,5 @@ import Testing
         #expect(try pm.run(["list", "--json", "--board", copy]).stdout.contains("in the original"))
         #expect(try pm.run(["undo"]).status == 0, "the original's stack is intact")
     }
-
-    /// `kill -9` at random moments during changes: afterwards undo reverts
-    /// exactly the author's last change that reached the board (pm 0.1 lost
-    /// it from the stack when the kill fell between the two saves).
-    @Test func afterAKillUndoRevertsExactlyTheLastCommittedChange() throws {
-        let pm = livePM()
-        // Kill within twice what an add takes here and now (a loaded machine is slower).
-        var slowest = 0.0
-        for n in 0..<3 {
-            let start = Date()
-            try pm.run(["add", "seed \(n)", "--body", String(repeating: "s", count: 800)])
-            slowest = max(slowest, Date().timeIntervalSince(start))
-        }
-        let window = useconds_t(min(max(slowest * 2, 0.02), 2) * 1_000_000)
-        var hits = (before: 0, after: 0)
-        for round in 0..<40 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: PMBinary.path)
-            process.arguments = ["add", "kill \(round)"]
-            process.environment = pm.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(useconds_t.random(in: 0...window))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let titles = try tasks(pm).compactMap { $0["title"] as? String }
-            let newest = try #require(titles.last)
-            if newest == "kill \(round)" { hits.after += 1 } else { hits.before += 1 }
-            let undo = try pm.run(["undo"])
-            #expect(
-                undo.status == 0 && undo.stdout.contains("Removed '\(newest)'"), "round \(round): \(undo.stdout)\(undo.stderr)")
-            let redo = try pm.run(["redo"])
-            #expect(redo.status == 0 && redo.stdout.contains("Added '\(newest)'"), "round \(round): \(redo.stdout)\(redo.stderr)")
-        }
-        #expect(hits.before > 0 && hits.after > 0, "kills must land on both sides of the commit: \(hits)")
-    }
+    // kill -9 during changes, then undo: KillTests (10k tasks, every kind of change).
 }
