@@ -19,7 +19,8 @@ import Testing
         var ids: [String] = []
         var text = "{\"history\": [], \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 1, \"tasks\": [\n"
         for n in 0..<taskCount {
-            let id = String(format: "%08x-%04x-4%03x-8%03x-%012x", n &* 2_654_435_761 & 0xffff_ffff, n & 0xffff, n % 0xfff, n % 0xfff, n)
+            let id = String(
+                format: "%08x-%04x-4%03x-8%03x-%012x", n &* 2_654_435_761 & 0xffff_ffff, n & 0xffff, n % 0xfff, n % 0xfff, n)
             ids.append(id)
             let time = String(format: "2026-%02d-%02dT09:00:00.000Z", 1 + n % 11, 1 + n % 28)
             if n > 0 { text += ",\n" }
@@ -120,11 +121,15 @@ import Testing
         let list = try pm.run(["list", "--json"])
         let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         var board: [String: (String, String)] = [:]
-        for task in tasks { board[task["id"] as? String ?? ""] = (task["title"] as? String ?? "", task["state"] as? String ?? "") }
+        for task in tasks {
+            board[task["id"] as? String ?? ""] = (task["title"] as? String ?? "", task["state"] as? String ?? "")
+        }
         var mismatches: [String] = []
         for (id, wanted) in model {
             let found = board[id]
-            if found?.0 != wanted?.title || found?.1 != wanted?.state { mismatches.append("\(id): \(String(describing: found)) ≠ \(String(describing: wanted))") }
+            if found?.0 != wanted?.title || found?.1 != wanted?.state {
+                mismatches.append("\(id): \(String(describing: found)) ≠ \(String(describing: wanted))")
+            }
         }
         #expect(mismatches.isEmpty, "seed \(seed): \(mismatches.prefix(5))")
         #expect(tasks.count == model.values.filter { $0 != nil }.count + 1, "no task appeared from nowhere")

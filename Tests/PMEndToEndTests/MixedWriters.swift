@@ -94,7 +94,9 @@ enum MixedWriters {
             }
         }
         #expect(found.isEmpty, "tasks nobody should have: \(found.keys.sorted())")
-        let log = String(decoding: FileManager.default.contents(atPath: String(pm.boardPath.dropLast(5)) + ".events.jsonl") ?? Data(), as: UTF8.self)
+        let log = String(
+            decoding: FileManager.default.contents(atPath: String(pm.boardPath.dropLast(5)) + ".events.jsonl") ?? Data(),
+            as: UTF8.self)
         #expect(log.split(separator: "\n").count == workers * changesPerWorker, "every change is one event in the log")
         let history = try pm.run(["history", "--limit", "1000", "--json"]).stdout
         #expect(history.components(separatedBy: "\"action\"").count - 1 == workers * changesPerWorker)

@@ -195,7 +195,8 @@ public struct BoardStore: Sendable {
             if let board, board.schemaVersion > Board.currentSchemaVersion { return [] }
             if !inLog, let board, board.schemaVersion < 2 {
                 guard let task else { return try board.history.recentEvents(limit: limit) }
-                let id = try resolveHistoric(task, board: board, taskIDs: { try board.history.events().map { ($0.taskID, $0.title) } })
+                let id = try resolveHistoric(
+                    task, board: board, taskIDs: { try board.history.events().map { ($0.taskID, $0.title) } })
                 return Array(try board.history.events().filter { $0.taskID == id }.reversed().prefix(limit))
             }
             if board == nil, try !log.exists() {
@@ -206,7 +207,8 @@ public struct BoardStore: Sendable {
             if let task {
                 var current = board ?? Board(id: Self.unnamedBoard)
                 try rollForward(&current, log: log)
-                let id = try resolveHistoric(task, board: current, taskIDs: { try log.readAll().events.map { ($0.task, $0.title ?? "") } })
+                let id = try resolveHistoric(
+                    task, board: current, taskIDs: { try log.readAll().events.map { ($0.task, $0.title ?? "") } })
                 return try newestEntries(limit, in: log, mentioning: Array(id.rawValue.utf8)) { $0.taskID == id }
             }
         }
