@@ -52,15 +52,31 @@ public struct LogPosition: Equatable, Sendable {
     public var events: Int
     /// How many bytes of the log they are.
     public var length: Int
-    /// The last of them, and its clock (the next event's clock ticks after it).
+    /// The last of them in merge order (hybrid clock, replica, id), its
+    /// clock (the greatest: the next event's clock ticks after it) and replica.
     public var last: TaskID?
     public var clock: HybridClock?
+    public var replica: TaskID?
 
     public init(events: Int = 0, length: Int = 0, last: TaskID? = nil, clock: HybridClock? = nil) {
         self.events = events
         self.length = length
         self.last = last
         self.clock = clock
+    }
+
+    /// Stands at the end of `count` events (`length` bytes) whose last in
+    /// merge order is `newest`.
+    public init(events count: Int, length: Int, newest: Event?) {
+        self.init(events: count, length: length, last: newest?.id, clock: newest?.clock)
+        replica = newest?.replica
+    }
+
+    /// Where the last event stands in merge order (nil for an older file
+    /// that did not record its replica: then every event is taken as new).
+    public var order: EventOrder? {
+        guard let clock, let last, let replica else { return nil }
+        return EventOrder(clock: clock, replica: replica.rawValue, id: last.rawValue)
     }
 }
 

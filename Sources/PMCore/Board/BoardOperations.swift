@@ -38,22 +38,30 @@ extension Board {
         guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
         var task = tasks[index]
         var changes: [FieldChange] = []
+        // Setting a field that holds a conflict picks that value, even the one shown.
         if let title = edit.title {
             let valid = try TaskInput.validTitle(title)
-            if valid != task.title { changes.append(FieldChange(field: "title", from: .string(task.title), to: .string(valid))) }
+            if valid != task.title || task.conflicts["title"] != nil {
+                changes.append(FieldChange(field: "title", from: .string(task.title), to: .string(valid)))
+            }
             task.title = valid
+            task.conflicts["title"] = nil
         }
         if let body = edit.body {
             let valid = try TaskInput.validBody(body)
-            if valid != task.body { changes.append(FieldChange(field: "body", from: .string(task.body), to: .string(valid))) }
+            if valid != task.body || task.conflicts["body"] != nil {
+                changes.append(FieldChange(field: "body", from: .string(task.body), to: .string(valid)))
+            }
             task.body = valid
+            task.conflicts["body"] = nil
         }
-        if let due = edit.due, due != task.due {
+        if let due = edit.due, due != task.due || task.conflicts["due"] != nil {
             changes.append(
                 FieldChange(
                     field: "due", from: task.due.map { .string($0.description) } ?? .null,
                     to: due.map { .string($0.description) } ?? .null))
             task.due = due
+            task.conflicts["due"] = nil
         }
         guard !changes.isEmpty else { return task }
         task.updatedAt = time
@@ -71,8 +79,9 @@ extension Board {
     ) {
         guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
         let before = tasks[index]
-        guard before.state != state else { return (before, before) }
+        guard before.state != state || before.conflicts["state"] != nil else { return (before, before) }
         tasks[index].state = state
+        tasks[index].conflicts["state"] = nil
         tasks[index].updatedAt = time
         history.append(
             HistoryEvent(

@@ -13,6 +13,11 @@ public struct BoardTask: Equatable, Sendable {
     public var updatedAt: String
     /// Fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue]
+    /// Field → the values concurrent changes wrote that are not shown, until
+    /// someone picks one (DESIGN.md §9). Empty when there is no conflict.
+    public var conflicts: [String: [JSONValue]] = [:]
+    /// Deleted by someone who had not seen a change to it, and so kept (§9).
+    public var restored = false
 
     /// A task with no unknown fields.
     public init(

@@ -216,6 +216,7 @@ public enum BoardDecoder {
                 guard value >= 0 else { throw JSONReader.Failure(offset: start, reason: .field("log")) }
                 if key == "events" { position.events = value } else { position.length = value }
             case "last": position.last = try readID(&reader, field: "log")
+            case "replica": position.replica = try readID(&reader, field: "log")
             case "clock":
                 guard case .array(let parts) = try reader.readValue(), parts.count == 2, case .number(let ms) = parts[0],
                     case .number(let n) = parts[1], let millis = Int64(ms), let counter = Int64(n), millis >= 0, counter >= 0
@@ -253,9 +254,28 @@ public enum BoardDecoder {
         var createdAt: String?
         var updatedAt: String?
         var unknown: [String: JSONValue] = [:]
+        var conflicts: [String: [JSONValue]] = [:]
+        var restored = false
         let start = reader.index
         try reader.readObject { key, reader in
             switch key {
+            case "conflicts":
+                let valueStart = reader.index
+                guard case .object(let members) = try reader.readValue() else {
+                    throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                }
+                for (name, value) in members {
+                    guard case .array(let values) = value else {
+                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                    }
+                    if !values.isEmpty { conflicts[name] = values }
+                }
+            case "restored":
+                let valueStart = reader.index
+                guard case .bool(let flag) = try reader.readValue() else {
+                    throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                }
+                restored = flag
             case "id": id = try readID(&reader, field: key)
             case "title": title = try readString(&reader, field: key)
             case "body": body = try readString(&reader, field: key)
@@ -277,9 +297,12 @@ public enum BoardDecoder {
         guard let title else { throw JSONReader.Failure(offset: start, reason: .field("title")) }
         guard let state else { throw JSONReader.Failure(offset: start, reason: .field("state")) }
         guard let createdAt else { throw JSONReader.Failure(offset: start, reason: .field("createdAt")) }
-        return BoardTask(
+        var task = BoardTask(
             id: id, title: title, body: body, state: state, due: due, createdAt: createdAt,
             updatedAt: updatedAt ?? createdAt, unknownFields: unknown)
+        task.conflicts = conflicts
+        task.restored = restored
+        return task
     }
 
     static func readEvent(_ reader: inout JSONReader) throws -> HistoryEvent {

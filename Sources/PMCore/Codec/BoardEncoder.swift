@@ -44,6 +44,7 @@ public enum BoardEncoder {
             members.insert(("clock", { $0.raw("[\(clock.milliseconds), \(clock.counter)]") }), at: 0)
         }
         if let last = position.last { members.append(("last", { $0.string(last.rawValue) })) }
+        if let replica = position.replica { members.append(("replica", { $0.string(replica.rawValue) })) }
         writer.object(members, level: 1)
     }
 
@@ -54,7 +55,7 @@ public enum BoardEncoder {
     }
 
     static func writeTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int) {
-        if task.unknownFields.isEmpty {
+        if task.unknownFields.isEmpty, task.conflicts.isEmpty, !task.restored {
             writeKnownTask(task, overdue: overdue, into: &writer, level: level)
             return
         }
@@ -70,7 +71,12 @@ public enum BoardEncoder {
         if let overdue {
             fields.insert(("overdue", { $0.raw(overdue ? "true" : "false") }), at: 4)
         }
-        if !task.unknownFields.isEmpty {
+        if !task.conflicts.isEmpty {
+            let conflicts = JSONValue.object(task.conflicts.mapValues { .array($0) })
+            fields.append(("conflicts", { $0.value(conflicts, level: level + 1) }))
+        }
+        if task.restored { fields.append(("restored", { $0.raw("true") })) }
+        if !task.unknownFields.isEmpty || !task.conflicts.isEmpty || task.restored {
             let known = Set(fields.map(\.0))
             for (key, value) in task.unknownFields where !known.contains(key) {
                 fields.append((key, { $0.value(value, level: level + 1) }))

@@ -87,10 +87,17 @@ public enum EventKind: Equatable, Hashable, Sendable {
 public struct FieldChangeValues: Equatable, Sendable {
     public var new: JSONValue
     public var old: JSONValue
+    /// The conflicting values the author saw beside `old` and chose against
+    /// (picking a value resolves the conflict everywhere).
+    public var conflicts: [JSONValue]
+    /// Keys a newer pm wrote beside these, kept as they are.
+    public var unknownFields: [String: JSONValue]
 
-    public init(new: JSONValue, old: JSONValue) {
+    public init(new: JSONValue, old: JSONValue, conflicts: [JSONValue] = [], unknownFields: [String: JSONValue] = [:]) {
         self.new = new
         self.old = old
+        self.conflicts = conflicts
+        self.unknownFields = unknownFields
     }
 }
 

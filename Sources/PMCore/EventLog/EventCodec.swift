@@ -35,13 +35,7 @@ public enum EventCodec {
                             event.fields.map { name, values in
                                 (
                                     name,
-                                    {
-                                        compactObject(
-                                            [
-                                                ("new", { compact(values.new, into: &$0) }),
-                                                ("old", { compact(values.old, into: &$0) }),
-                                            ], into: &$0)
-                                    }
+                                    { compactObject(fieldMembers(of: values), into: &$0) }
                                 )
                             }, into: &w)
                     }
@@ -116,6 +110,19 @@ public enum EventCodec {
         return HybridClock(milliseconds: ms, counter: counter)
     }
 
+    /// A field change's members: new, old, the conflicts it resolved, unknown keys.
+    private static func fieldMembers(of values: FieldChangeValues) -> [(String, (inout JSONWriter) -> Void)] {
+        var members: [(String, (inout JSONWriter) -> Void)] = [
+            ("new", { compact(values.new, into: &$0) }),
+            ("old", { compact(values.old, into: &$0) }),
+        ]
+        if !values.conflicts.isEmpty { members.append(("conflicts", { compact(.array(values.conflicts), into: &$0) })) }
+        for (key, value) in values.unknownFields where key != "new" && key != "old" && key != "conflicts" {
+            members.append((key, { compact(value, into: &$0) }))
+        }
+        return members
+    }
+
     /// `{"name": {"new": …, "old": …}, …}`; known task fields must hold values a board can.
     private static func readFields(_ reader: inout JSONReader) throws -> [String: FieldChangeValues] {
         var fields: [String: FieldChangeValues] = [:]
@@ -123,19 +130,26 @@ public enum EventCodec {
             let start = reader.index
             var new: JSONValue = .null
             var old: JSONValue = .null
+            var conflicts: [JSONValue] = []
+            var unknown: [String: JSONValue] = [:]
             try reader.readObject { key, reader in
                 switch key {
                 case "new": new = try reader.readValue()
                 case "old": old = try reader.readValue()
-                default: _ = try reader.readValue()
+                case "conflicts":
+                    guard case .array(let values) = try reader.readValue() else {
+                        throw JSONReader.Failure(offset: start, reason: .field(name))
+                    }
+                    conflicts = values
+                default: unknown[key] = try reader.readValue()
                 }
             }
             if let rule = taskFields[name] {
-                for value in [new, old] where !holds(value, rule) {
+                for value in [new, old] + conflicts where !holds(value, rule) {
                     throw JSONReader.Failure(offset: start, reason: .field(name))
                 }
             }
-            fields[name] = FieldChangeValues(new: new, old: old)
+            fields[name] = FieldChangeValues(new: new, old: old, conflicts: conflicts, unknownFields: unknown)
         }
         return fields
     }

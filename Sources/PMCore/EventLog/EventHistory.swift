@@ -62,13 +62,15 @@ extension Event {
                 fields[name] = FieldChangeValues(new: .null, old: values.new)
             }
         case (let old?, let new?):
-            kind = old.state == new.state ? .edited : .moved
             let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
             for name in names {
                 let was = LegacyMigration.contentValue(name, of: old)
                 let now = LegacyMigration.contentValue(name, of: new)
-                if was != now { fields[name] = FieldChangeValues(new: now, old: was) }
+                // A conflict the change picked a value for is named, so every copy resolves it.
+                let picked = new.conflicts[name] == nil ? old.conflicts[name] ?? [] : []
+                if was != now || !picked.isEmpty { fields[name] = FieldChangeValues(new: now, old: was, conflicts: picked) }
             }
+            kind = fields["state"] == nil ? .edited : .moved
         case (nil, nil):
             kind = .edited
         }

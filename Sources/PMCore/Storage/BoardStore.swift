@@ -65,17 +65,31 @@ public struct BoardStore: Sendable {
     func eventLog(of target: String) -> EventLogFile { EventLogFile(boardPath: target, fileSystem: fileSystem) }
 
     /// Folds into a schema-2 board the log's events past where it stands (a
-    /// crash between appending and rewriting `board.json`, or a writer on a
-    /// folder that gave up rewriting it, loses nothing).
+    /// crash between appending and rewriting `board.json`, a writer on a
+    /// folder that gave up rewriting it, or events merged from other copies).
+    /// Events that come after the board's last in merge order are applied to
+    /// it; any other (a colleague's older change, synced late) makes the
+    /// whole log fold again, so every copy comes to the same tasks.
     func rollForward(_ board: inout Board, log: EventLogFile) throws {
         guard board.schemaVersion >= 2, board.schemaVersion <= Board.currentSchemaVersion, try log.exists() else { return }
         let (events, end) = try log.read(after: board.log)
-        guard let last = events.last else { return }
-        var folded = FoldedTasks(board.tasks)
+        guard let newest = events.last else { return }
+        guard board.log.order != nil || board.log.events == 0 else { return try refold(&board, log: log) }
+        var folded = FoldedTasks(board.tasks, last: board.log.order)
         folded.apply(events)
+        guard !folded.needsFullFold else { return try refold(&board, log: log) }
         board.tasks = folded.ordered
-        let clock = (events.map(\.clock) + [board.log.clock].compactMap { $0 }).max()
-        board.log = LogPosition(events: board.log.events + events.count, length: end, last: last.id, clock: clock)
+        board.log = LogPosition(events: board.log.events + events.count, length: end, newest: newest)
+    }
+
+    /// Folds the whole log again, in merge order.
+    func refold(_ board: inout Board, log: EventLogFile) throws {
+        let contents = try log.readAll()
+        let ordered = FoldedTasks.inMergeOrder(contents.events)
+        var folded = FoldedTasks()
+        folded.apply(ordered)
+        board.tasks = folded.ordered
+        board.log = LogPosition(events: contents.events.count, length: contents.committedLength, newest: ordered.last)
     }
 
     /// Runs `change` on the current board under the lock and commits it.
@@ -139,9 +153,11 @@ public struct BoardStore: Sendable {
                 }
                 end = try log.append(events)
             }
-            board.log = LogPosition(
-                events: board.log.events + events.count, length: end, last: last.id, clock: clock)
-            board.tasks = FoldedTasks(board.tasks).ordered
+            // The board is the fold of its events, by the same rules as a merge.
+            var folded = FoldedTasks(before, last: position.order)
+            folded.apply(events)
+            board.tasks = folded.ordered
+            board.log = LogPosition(events: board.log.events + events.count, length: end, newest: last)
             board.history = HistoryLog()
             // Committed. A failure to rewrite board.json loses nothing: every
             // reader folds in the log past where the file stands.
@@ -163,8 +179,8 @@ public struct BoardStore: Sendable {
         board.schemaVersion = 2
         board.history = HistoryLog()
         board.log = LogPosition(
-            events: events.count, length: events.reduce(0) { $0 + EventCodec.line($1).count }, last: events.last?.id,
-            clock: events.map(\.clock).max())
+            events: events.count, length: events.reduce(0) { $0 + EventCodec.line($1).count },
+            newest: FoldedTasks.inMergeOrder(events).last)
         return events
     }
 
