@@ -1,3 +1,5 @@
+import PMICU
+
 /// One event as one line of the log: compact JSON, keys sorted, ending in
 /// `\n`. Strings escape every control and line-separator character, so a
 /// line never holds a raw newline and is safe to `cat`.
@@ -55,6 +57,37 @@ public enum EventCodec {
 
     /// Decodes one line (without its `\n`).
     /// - Throws: ``JSONReader/Failure`` with the offset in the line and why.
+    /// Why a line is not an event: the 1-based column (in characters) and
+    /// the reason (an invalid UTF-8 offset counts from the line's start).
+    public struct LineFailure: Error, Equatable {
+        public var column: Int
+        public var reason: CorruptionReason
+    }
+
+    /// One line of a log (without its newline) as an event: strict UTF-8,
+    /// one JSON object, nothing after it.
+    /// - Throws: ``LineFailure``.
+    public static func decode(line: UnsafeBufferPointer<UInt8>) throws -> Event {
+        if let offset = UTF8Validation.firstInvalidOffset(in: Array(line)) {
+            throw LineFailure(column: offset + 1, reason: .invalidUTF8(byteOffset: offset))
+        }
+        do {
+            var reader = JSONReader(line)
+            let event = try decode(&reader)
+            reader.skipWhitespace()
+            guard reader.atEnd else { throw reader.failure() }
+            return event
+        } catch let failure as JSONReader.Failure {
+            let column = 1 + line[0..<min(failure.offset, line.count)].filter { $0 & 0xC0 != 0x80 }.count
+            throw LineFailure(column: column, reason: line.isEmpty ? .empty : failure.reason)
+        }
+    }
+
+    /// The same, from bytes.
+    public static func decode(line: ArraySlice<UInt8>) throws -> Event {
+        try line.withUnsafeBufferPointer { try decode(line: $0) }
+    }
+
     static func decode(_ reader: inout JSONReader) throws -> Event {
         var id: TaskID?
         var replica: TaskID?

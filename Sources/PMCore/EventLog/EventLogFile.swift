@@ -263,22 +263,12 @@ public struct EventLogFile: Sendable {
     }
 
     private func decodeLine(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, lineNumber: Int?) throws -> Event {
-        let line = UnsafeBufferPointer(rebasing: buffer[range])
-        if let offset = UTF8Validation.firstInvalidOffset(in: Array(line)) {
-            throw PMError.logCorrupt(
-                path: path, line: lineNumber ?? 0, column: offset + 1, reason: .invalidUTF8(byteOffset: range.lowerBound + offset)
-            )
-        }
         do {
-            var reader = JSONReader(line)
-            let event = try EventCodec.decode(&reader)
-            reader.skipWhitespace()
-            guard reader.atEnd else { throw reader.failure() }
-            return event
-        } catch let failure as JSONReader.Failure {
-            let column = 1 + line[0..<min(failure.offset, line.count)].filter { $0 & 0xC0 != 0x80 }.count
-            let reason = range.isEmpty ? CorruptionReason.empty : failure.reason
-            throw PMError.logCorrupt(path: path, line: lineNumber ?? 0, column: column, reason: reason)
+            return try EventCodec.decode(line: UnsafeBufferPointer(rebasing: buffer[range]))
+        } catch let failure as EventCodec.LineFailure {
+            var reason = failure.reason
+            if case .invalidUTF8(let offset) = reason { reason = .invalidUTF8(byteOffset: range.lowerBound + offset) }
+            throw PMError.logCorrupt(path: path, line: lineNumber ?? 0, column: failure.column, reason: reason)
         }
     }
 

@@ -1,0 +1,116 @@
+import PMCore
+
+/// One copy of a board on one machine, in memory: it makes changes through
+/// the same use cases and event construction as `BoardStore.update`, on the
+/// fold of the events it has seen, with its own wall clock (which may be
+/// skewed), and receives other copies' events as sync would.
+public struct SimulatedReplica: Sendable {
+    public let replica: TaskID
+    public let author: String
+    /// Every event this copy has, in arrival order.
+    public private(set) var events: [Event] = []
+    /// This copy's wall clock, in milliseconds since 1970.
+    public var wall: Int64
+    private var next = 0
+    /// The undo stack's transitions (newest last), as `pm undo` keeps them.
+    public private(set) var undoable: [Transition] = []
+
+    public init(number: Int, author: String, wall: Int64 = 1_795_000_000_000) {
+        replica = TaskID("0000000\(number)-0000-4000-8000-000000000000")!
+        self.author = author
+        self.wall = wall
+        self.number = number
+    }
+
+    private let number: Int
+
+    /// The tasks this copy shows.
+    public var tasks: [BoardTask] { FoldedTasks.fold(events).ordered }
+
+    /// The board file this copy writes.
+    public var boardBytes: [UInt8] {
+        var board = Board(id: TaskID("00c0ffee-0000-4000-8000-00000000b0a4")!)
+        let ordered = FoldedTasks.inMergeOrder(events)
+        board.tasks = FoldedTasks.fold(ordered).ordered
+        board.log = LogPosition(
+            events: ordered.count, length: ordered.reduce(0) { $0 + EventCodec.line($1).count }, newest: ordered.last)
+        return BoardEncoder.encode(board)
+    }
+
+    private mutating func makeID() -> TaskID {
+        next += 1
+        let tail = String(next, radix: 16)
+        return TaskID(
+            "\(number)\(number)\(number)\(number)0000-0000-4000-8000-" + String(repeating: "0", count: 12 - tail.count) + tail)!
+    }
+
+    /// Runs one use case on the current fold and records its event; nil when it changed nothing.
+    @discardableResult
+    public mutating func change(_ use: (inout Board, TaskID, String, String) throws -> Void) rethrows -> Event? {
+        wall += 1_000
+        var board = Board(id: TaskID("00c0ffee-0000-4000-8000-00000000b0a4")!)
+        let before = tasks
+        board.tasks = before
+        let time = Self.iso(wall)
+        try use(&board, makeID(), author, time)
+        guard let entry = board.history.appended.last else { return nil }
+        let clock = HybridClock.tick(after: events.map(\.clock).max(), now: wall)
+        let event = Event(
+            change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID), replica: replica,
+            clock: clock)
+        events.append(event)
+        undoable.append(
+            Transition(from: before.first { $0.id == entry.taskID }, to: board.task(entry.taskID), eventID: event.id, at: time))
+        return event
+    }
+
+    @discardableResult
+    public mutating func add(_ title: String) -> TaskID? {
+        let id = makeID()
+        change { board, event, user, time in _ = try? board.add(title: title, id: id, eventID: event, by: user, at: time) }
+        return id
+    }
+
+    @discardableResult
+    public mutating func edit(_ id: TaskID, _ edit: Board.Edit) -> Event? {
+        change { board, event, user, time in _ = try? board.edit(id, edit, eventID: event, by: user, at: time) }
+    }
+
+    @discardableResult
+    public mutating func move(_ id: TaskID, to state: TaskState) -> Event? {
+        change { board, event, user, time in _ = try? board.move(id, to: state, eventID: event, by: user, at: time) }
+    }
+
+    @discardableResult
+    public mutating func delete(_ id: TaskID) -> Event? {
+        change { board, event, user, time in _ = try? board.delete(id, eventID: event, by: user, at: time) }
+    }
+
+    /// Undoes this copy's newest change when its fields still hold what it
+    /// wrote (as `pm undo` does); nil when refused or there is none.
+    @discardableResult
+    public mutating func undo() -> Event? {
+        guard let transition = undoable.popLast() else { return nil }
+        return change { board, event, user, time in
+            _ = try? board.revert(transition, eventID: event, by: user, at: time)
+        }
+    }
+
+    /// Takes in events from other copies (those it already has change nothing).
+    public mutating func receive<Events: Sequence>(_ incoming: Events) where Events.Element == Event {
+        var known = Set(events.map(\.id))
+        for event in incoming where known.insert(event.id).inserted { events.append(event) }
+    }
+
+    /// ISO 8601 UTC with milliseconds, as pm stores times.
+    public static func iso(_ milliseconds: Int64) -> String {
+        let days = milliseconds / 86_400_000
+        let rest = milliseconds % 86_400_000
+        let date = CivilDate.first.adding(days: Int(days) + 719_162) ?? CivilDate.first
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let ms = rest % 1000
+        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return
+            "\(date.description)T\(two(rest / 3_600_000)):\(two(rest / 60_000 % 60)):\(two(rest / 1000 % 60)).\(msText)Z"
+    }
+}
