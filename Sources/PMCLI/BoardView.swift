@@ -80,8 +80,19 @@ struct BoardView {
             let title = TerminalCells.truncate(TextSafety.escaped(task.title), toWidth: max(1, width - id.count - 1))
             let titleLine = id + " " + title
             cells.append(Cell(text: style.dim(id) + " " + title, width: TerminalCells.width(of: titleLine)))
+            let indent = String(repeating: " ", count: min(id.count + 1, max(0, width - 4)))
+            // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
+            var marks: [String] = []
+            if !task.conflicts.isEmpty {
+                let fields = task.conflicts.keys.sorted().map { FieldNames.label($0, localizer) }.joined(separator: ", ")
+                marks.append(localizer.string(.listConflict, .text(fields)))
+            }
+            if task.restored { marks.append(localizer.string(.listRestored)) }
+            for mark in marks {
+                let text = TerminalCells.truncate(mark, toWidth: max(1, width - indent.count))
+                cells.append(Cell(text: indent + style.red(text), width: indent.count + TerminalCells.width(of: text)))
+            }
             if let due = task.due {
-                let indent = String(repeating: " ", count: min(id.count + 1, max(0, width - 4)))
                 let overdue = task.isOverdue(today: today)
                 let label = deadlines.label(due, overdue: overdue)
                 let text = TerminalCells.truncate(label, toWidth: max(1, width - indent.count))

@@ -82,6 +82,10 @@ enum ErrorReport {
         case .logCorrupt(let path, let line, let column, let reason):
             let message = l.string(.errorLogCorrupt, safe(path), .number(line), .number(column), .text(describe(reason, l)))
             return ([message, l.string(.errorBoardCorruptHint)], .badData)
+        case .otherBoard(let path, let found, let expected):
+            return ([l.string(.errorOtherBoard, safe(path), .text(found.rawValue), .text(expected.rawValue))], .badData)
+        case .mergeOldFormat(let path): return ([l.string(.errorMergeOldFormat, safe(path))], .badData)
+        case .mergeNoLog(let path, let log): return ([l.string(.errorMergeNoLog, safe(path), safe(log))], .badData)
         case .newerSchema(let path, let found, let supported):
             return ([l.string(.errorNewerSchema, safe(path), .number(found), .number(supported))], .badData)
         case .notARegularFile(let path): return ([l.string(.errorBoardNotAFile, safe(path))], .ioError)

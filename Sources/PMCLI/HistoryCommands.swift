@@ -95,6 +95,9 @@ struct HistoryView {
         switch event.action {
         case .added: return l.string(.historyAdded, title)
         case .removed: return l.string(.historyRemoved, title, column(event.from))
+        case .moved where event.from == event.to:
+            return ([l.string(.historyResolved, title, .text(FieldNames.label("state", l).lowercased()))] + changes(event))
+                .joined(separator: " ")
         case .moved:
             return ([l.string(.historyMoved, title, column(event.from), column(event.to))] + changes(event)).joined(
                 separator: " ")
@@ -107,6 +110,12 @@ struct HistoryView {
     private func changes(_ event: HistoryEvent) -> [String] {
         let l = localizer
         return event.changes.map { change in
+            // The same value on both sides: someone picked it over a conflict's other values.
+            if change.from == change.to {
+                return l.string(
+                    .historyResolved, .text(TextSafety.escaped(event.title)),
+                    .text(FieldNames.label(change.field, l).lowercased()))
+            }
             switch change.field {
             case "title":
                 return l.string(.historyRenamed, .text(text(change.from)), .text(text(change.to)))

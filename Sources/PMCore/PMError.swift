@@ -90,6 +90,12 @@ public enum PMError: Error, Equatable, Sendable {
     case logCorrupt(path: String, line: Int, column: Int, reason: CorruptionReason)
     /// The file was written by a newer schema; pm will not write it.
     case newerSchema(path: String, found: Int, supported: Int)
+    /// Events or a copy that belong to another board (another id).
+    case otherBoard(path: String, found: TaskID, expected: TaskID)
+    /// `pm merge` was given a pm 0.1 board (its events have no stable ids yet).
+    case mergeOldFormat(path: String)
+    /// `pm merge` was given a board file without its event log beside it.
+    case mergeNoLog(path: String, log: String)
     /// The board path is a directory, FIFO or device.
     case notARegularFile(path: String)
     /// Another process holds the board's lock; who, when known.

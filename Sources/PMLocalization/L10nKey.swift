@@ -158,6 +158,19 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case showState = "show.state"
     case showTitle = "show.title"
     case showUpdated = "show.updated"
+    case listConflict = "list.conflict"
+    case listRestored = "list.restored"
+    case showConflict = "show.conflict"
+    case showConflictValues = "show.conflictValues"
+    case showConflictHint = "show.conflictHint"
+    case showRestored = "show.restored"
+    case showRestoredValue = "show.restoredValue"
+    case helpCommandMerge = "help.command.merge"
+    case helpMergeFiles = "help.mergeFiles"
+    case errorOtherBoard = "error.otherBoard"
+    case errorMergeOldFormat = "error.mergeOldFormat"
+    case errorMergeNoLog = "error.mergeNoLog"
+    case historyResolved = "history.resolved"
 }
 
 /// Keys of messages that take a count, without their plural category suffix
@@ -168,4 +181,6 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case l10nClean = "l10n.clean"
     case listOverdue = "list.overdue"
     case listSummary = "list.summary"
+    case mergeDone = "merge.done"
+    case mergeSkipped = "merge.skipped"
 }

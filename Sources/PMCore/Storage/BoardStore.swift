@@ -166,6 +166,64 @@ public struct BoardStore: Sendable {
         }
     }
 
+    /// Folds events from other copies of this board (a remote, a colleague's
+    /// file) into it under the lock: those the log does not hold yet are
+    /// appended (and `fsync`ed), and the board is folded again by the merge
+    /// rules, so that every copy with the same events has the same board.
+    /// - Parameters:
+    ///   - boardID: the id of the board the events belong to, when known: a
+    ///     board that does not exist yet takes it; one with another id refuses.
+    /// - Returns: how many events were new here.
+    /// - Throws: ``PMError/otherBoard(path:found:expected:)`` when `boardID` is another board's.
+    @discardableResult
+    public func merge(_ incoming: [Event], boardID: TaskID?, newBoardID: TaskID, replica: TaskID) throws -> Int {
+        try withLock { lock, target in
+            let log = eventLog(of: target)
+            let current = try read(target)
+            var board = current?.board ?? Board(id: boardID ?? newBoardID)
+            if board.schemaVersion > Board.currentSchemaVersion {
+                throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
+            }
+            if let boardID, current != nil, board.id != boardID {
+                throw PMError.otherBoard(path: target, found: boardID, expected: board.id)
+            }
+            var rebuilt: [Event]?
+            let known: [Event]
+            if current == nil, try log.exists() {
+                known = try log.readAll().events
+            } else if try board.schemaVersion < 2 || (current != nil && !log.exists()) {
+                rebuilt = try convert(&board, replica: replica)
+                known = rebuilt ?? []
+            } else {
+                try rollForward(&board, log: log)
+                known = try log.readAll().events
+            }
+            var ids = Set(known.map(\.id))
+            let fresh = FoldedTasks.inMergeOrder(incoming.filter { ids.insert($0.id).inserted })
+            guard !fresh.isEmpty || rebuilt != nil else { return 0 }
+            let end: Int
+            if let rebuilt {
+                let bytes = (rebuilt + fresh).flatMap(EventCodec.line)
+                _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
+                end = bytes.count
+            } else {
+                if current == nil { try writeBoard(Board(id: board.id), to: target, mode: 0o644) }
+                end = try log.append(fresh)
+            }
+            // Committed. Fresh events after everything the board holds fold in
+            // place; any earlier one makes the whole log fold again.
+            var folded = FoldedTasks(board.tasks, last: board.log.order)
+            folded.apply(fresh)
+            let all = known + fresh
+            if folded.needsFullFold || (board.log.order == nil && !known.isEmpty) { folded = FoldedTasks.fold(all) }
+            board.tasks = folded.ordered
+            board.log = LogPosition(events: all.count, length: end, newest: all.max { EventOrder($0) < EventOrder($1) })
+            board.history = HistoryLog()
+            if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+            return fresh.count
+        }
+    }
+
     /// Converts a board to schema 2 in memory: the events that replace its
     /// history (schema 1) or its missing log; the board stands at their end.
     private func convert(_ board: inout Board, replica: TaskID) throws -> [Event] {
