@@ -33,10 +33,13 @@ let package = Package(
             plugins: [.plugin(name: "EmbedTablesPlugin")]
         ),
         .target(name: "PMCore", dependencies: ["PMICU"], swiftSettings: optimizedEvenInDebug),
+        // Remotes (a folder, git through the git command): transports only;
+        // the merge rules stay in PMCore.
+        .target(name: "PMSync", dependencies: ["PMCore"]),
         .target(
             name: "PMCLI",
             dependencies: [
-                "PMCore", "PMLocalization", "PMICU",
+                "PMCore", "PMLocalization", "PMICU", "PMSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimizedEvenInDebug

@@ -36,6 +36,7 @@ enum ErrorReport {
             case .nothingToEdit: return ([l.string(.errorNothingToEdit)], .usage)
             case .invalidLimit(let value): return ([l.string(.errorInvalidLimit, .number(value))], .usage)
             case .argumentNotUTF8(let position): return ([l.string(.errorArgumentNotUTF8, .number(position))], .usage)
+            case .message(let text, let status): return ([text], status)
             case .outputFailed(let call, let done):
                 let why = MessageArgument.text(describe(call, l))
                 switch done {
@@ -110,6 +111,7 @@ enum ErrorReport {
             case .undoState: key = .errorCannotSaveUndo
             case .reminderLog: key = .errorCannotSaveReminders
             case .output: key = .errorCannotWrite
+            case .syncState: key = .errorCannotSaveSync
             }
             return ([l.string(key, safe(path), .text(describe(call, l)))], .ioError)
         case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)

@@ -2,6 +2,7 @@ import ArgumentParser
 import PMCore
 import PMICU
 import PMLocalization
+import PMSync
 
 /// `--sort due|title|created`.
 enum SortOrder: String, ExpressibleByArgument, CaseIterable {
@@ -38,6 +39,23 @@ struct List: PMCommand {
             overdue: listed.filter { $0.isOverdue(today: today) }.count)
         for line in lines { context.output.line(line) }
         context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
+        if let summary = syncSummary(context, style: context.style(color: false)) {
+            context.output.line(TerminalCells.truncate(summary, toWidth: context.width))
+        }
+    }
+
+    /// One line from the last sync when a remote is set (no network).
+    func syncSummary(_ context: ProcessContext, style: TextStyle) -> String? {
+        guard let state = try? context.syncState().load(), let remote = state.remote else { return nil }
+        let waiting = (try? context.syncer(context.remoteTarget(remote)).waiting()) ?? 0
+        let l = context.localizer
+        var line =
+            state.lastSync.map { l.plural(.listSync, count: waiting, .text(style.dateTime($0))) }
+            ?? l.plural(.listSyncNever, count: waiting)
+        if state.lastAttemptOffline, let at = state.lastAttempt {
+            line += " · " + l.string(.listSyncOffline, .text(style.dateTime(at)))
+        }
+        return line
     }
 
     /// Whether undo and redo are available, as the apps greyed out their

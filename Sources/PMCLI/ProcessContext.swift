@@ -145,6 +145,8 @@ enum CLIError: Error {
     case argumentNotUTF8(Int)
     /// Standard output could not be written; `done` says what had already happened.
     case outputFailed(SystemCallError, done: Output.Done)
+    /// A message already in the reader's language, and its exit status.
+    case message(String, ErrorReport.ExitStatus)
 }
 
 /// Where text goes: standard output (buffered, written at the end, every

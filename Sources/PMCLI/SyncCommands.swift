@@ -1,7 +1,9 @@
 import ArgumentParser
+import Foundation
 import PMCore
 import PMICU
 import PMLocalization
+import PMSync
 
 /// `pm merge FILE...`: folds other copies of this board into it (DESIGN.md §9).
 struct Merge: PMCommand {
@@ -26,5 +28,288 @@ struct Merge: PMCommand {
                         .number(copy.firstSkippedLine ?? 0)))
             }
         }
+    }
+}
+
+extension ProcessContext {
+    /// This user's sync settings for the board at this context's path.
+    func syncState() -> SyncStateStore {
+        SyncStateStore(stateDirectory: environment.stateDirectory, boardKey: boardKey(), user: environment.user)
+    }
+
+    func remoteTarget(_ text: String) -> RemoteTarget {
+        RemoteTarget(text) { path in
+            let manager = FileManager.default
+            return manager.fileExists(atPath: path + "/.git")
+                || (manager.fileExists(atPath: path + "/HEAD") && manager.fileExists(atPath: path + "/objects"))
+        }
+    }
+
+    func transport(for target: RemoteTarget) -> Transport {
+        switch target {
+        case .folder(let path): return FolderTransport(path: path)
+        case .git(let url):
+            let cache = SyncStateStore.gitCache(
+                stateDirectory: environment.stateDirectory, boardKey: boardKey(), url: url, user: environment.user)
+            return GitTransport(url: url, cache: cache, environment: ProcessContext.variables)
+        }
+    }
+
+    func kindName(_ target: RemoteTarget) -> String {
+        switch target {
+        case .folder: return localizer.string(.remoteKindFolder)
+        case .git: return localizer.string(.remoteKindGit)
+        }
+    }
+
+    func syncer(_ target: RemoteTarget) -> Syncer {
+        let env = environment
+        return Syncer(
+            store: store(), state: syncState(), transport: transport(for: target), replica: replica,
+            now: {
+                let date = env.now()
+                return (Int64(date.timeIntervalSince1970 * 1000), Timestamp.string(from: date))
+            }, makeID: { env.makeID() })
+    }
+
+    /// Says what a sync did; offline is exit 75 with the changes waiting.
+    func reportSync(_ body: () throws -> Syncer.Report, target: RemoteTarget) throws {
+        let name = TextSafety.escaped(target.description)
+        do {
+            let report = try body()
+            if report.received > 0 { output.done = .changedBoard }
+            for (file, count, line) in report.skipped {
+                output.errorLine(localizer.plural(.mergeSkipped, count: count, .text(TextSafety.escaped(file)), .number(line)))
+            }
+            for file in report.setAside { output.line(localizer.string(.syncSetAside, .text(TextSafety.escaped(file)))) }
+            output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
+        } catch SyncError.unreachable {
+            let waiting = (try? syncer(target).waiting()) ?? 0
+            throw CLIError.message(localizer.plural(.syncOffline, count: waiting, .text(name)), .locked)
+        } catch SyncError.badRemote(_, let detail) {
+            throw CLIError.message(localizer.string(.errorBadRemote, .text(name), .text(TextSafety.escaped(detail))), .badData)
+        }
+    }
+
+    /// The remote set for this board, or a refusal saying how to add one.
+    func requireRemote() throws -> RemoteTarget {
+        guard let text = try syncState().load().remote else { throw CLIError.message(localizer.string(.errorNoRemote), .refused) }
+        return remoteTarget(text)
+    }
+}
+
+/// `pm remote [show | add TARGET | remove]`.
+struct Remote: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            abstract: help(.helpCommandRemote), subcommands: [RemoteShow.self, RemoteAdd.self, RemoteRemove.self],
+            defaultSubcommand: RemoteShow.self)
+    }
+}
+
+struct RemoteShow: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "show", abstract: help(.helpCommandRemoteShow))
+    }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        guard let text = try context.syncState().load().remote else {
+            context.output.line(context.localizer.string(.remoteNone))
+            return
+        }
+        let target = context.remoteTarget(text)
+        context.output.line(
+            context.localizer.string(.remoteShow, .text(TextSafety.escaped(text)), .text(context.kindName(target))))
+    }
+}
+
+struct RemoteAdd: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "add", abstract: help(.helpCommandRemoteAdd))
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpRemoteTarget))) var target: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        var text = target
+        var remote = context.remoteTarget(text)
+        if case .folder(let path) = remote {
+            // A folder is remembered by its absolute path; it must exist or be creatable in a folder that does.
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            let manager = FileManager.default
+            var directory: ObjCBool = false
+            if !manager.fileExists(atPath: absolute, isDirectory: &directory) {
+                let parent = (absolute as NSString).deletingLastPathComponent
+                guard manager.fileExists(atPath: parent, isDirectory: &directory), directory.boolValue,
+                    (try? manager.createDirectory(atPath: absolute, withIntermediateDirectories: false)) != nil
+                else {
+                    throw CLIError.message(
+                        context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(absolute))), .usage)
+                }
+            } else if !directory.boolValue {
+                throw CLIError.message(
+                    context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(absolute))), .usage)
+            }
+            text = (absolute as NSString).standardizingPath
+            remote = .folder(text)
+        }
+        let store = context.syncState()
+        var state = try store.load()
+        if state.remote != text {
+            state = SyncState(remote: text)
+        }
+        try store.save(state)
+        context.output.line(
+            context.localizer.string(.remoteSet, .text(TextSafety.escaped(text)), .text(context.kindName(remote))))
+    }
+}
+
+struct RemoteRemove: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "remove", abstract: help(.helpCommandRemoteRemove), aliases: ["rm"])
+    }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let store = context.syncState()
+        guard let text = try store.load().remote else {
+            context.output.line(context.localizer.string(.remoteNone))
+            return
+        }
+        try store.remove()
+        context.output.line(context.localizer.string(.remoteRemoved, .text(TextSafety.escaped(text))))
+    }
+}
+
+/// `pm sync [--watch]`.
+struct Sync: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandSync)) }
+
+    @Flag(help: ArgumentHelp(help(.helpWatch))) var watch = false
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let target = try context.requireRemote()
+        guard watch else {
+            try context.reportSync({ try context.syncer(target).sync() }, target: target)
+            return
+        }
+        try SyncWatch(context: context, target: target).run()
+    }
+}
+
+/// Set by SIGINT/SIGTERM while `pm sync --watch` runs: it stops between syncs.
+nonisolated(unsafe) private var watchStopped: sig_atomic_t = 0
+
+/// `pm sync --watch`: syncs after each change here (the log grows) and every
+/// interval from the remote, until interrupted; offline is said and waited out.
+struct SyncWatch {
+    var context: ProcessContext
+    var target: RemoteTarget
+
+    func run() throws {
+        signal(SIGINT) { _ in watchStopped = 1 }
+        signal(SIGTERM) { _ in watchStopped = 1 }
+        let interval = Double(ProcessContext.variables["PM_SYNC_INTERVAL"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 30
+        context.output.line(context.localizer.string(.syncWatching, .text(TextSafety.escaped(target.description))))
+        try context.output.flush()
+        let logPath = try context.store().eventLog().path
+        func logSize() -> Int64 { ((try? FileManager.default.attributesOfItem(atPath: logPath))?[.size] as? Int64) ?? -1 }
+        var seenSize: Int64 = -2
+        var lastSync = Date.distantPast
+        while watchStopped == 0 {
+            if logSize() != seenSize || Date().timeIntervalSince(lastSync) >= interval {
+                do {
+                    try context.reportSync({ try context.syncer(target).sync() }, target: target)
+                } catch CLIError.message(let text, _) {
+                    context.output.errorLine(text)
+                }
+                try context.output.flush()
+                seenSize = logSize()
+                lastSync = Date()
+            }
+            usleep(200_000)
+        }
+    }
+}
+
+/// `pm status`: the board, its counts, where it syncs and whether that answers
+/// now, the last sync, changes waiting and unresolved conflicts.
+struct Status: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandStatus)) }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let l = context.localizer
+        let board = try context.loadBoard()
+        let today = context.environment.today
+        let state = try context.syncState().load()
+        let target = state.remote.map(context.remoteTarget)
+        let reachable = target.map { context.transport(for: $0).reachable() }
+        let waiting = try target.map { try context.syncer($0).waiting() } ?? 0
+        let counts = TaskState.allCases.map { state in board.tasks.filter { $0.state == state }.count }
+        let overdue = board.tasks.filter { $0.isOverdue(today: today) }.count
+        let conflicted = board.tasks.filter { !$0.conflicts.isEmpty }
+        let path = (try? context.store().targetPath()) ?? context.environment.boardPath
+        if common.json {
+            var remote = JSONValue.null
+            if let target {
+                remote = .object([
+                    "target": .string(target.description), "reachable": .bool(reachable ?? false),
+                    "kind": .string({ if case .git = target { "git" } else { "folder" } }()),
+                ])
+            }
+            let object: JSONValue = .object([
+                "board": .string(path),
+                "tasks": .object(
+                    Dictionary(uniqueKeysWithValues: zip(TaskState.allCases.map(\.rawValue), counts.map { .number(String($0)) }))),
+                "overdue": .number(String(overdue)), "remote": remote,
+                "lastSync": state.lastSync.map(JSONValue.string) ?? .null, "waiting": .number(String(waiting)),
+                "conflicts": .array(
+                    conflicted.map { task in
+                        .object([
+                            "id": .string(task.id.rawValue), "title": .string(task.title),
+                            "fields": .array(task.conflicts.keys.sorted().map(JSONValue.string)),
+                        ])
+                    }),
+                "restored": .array(board.tasks.filter(\.restored).map { .string($0.id.rawValue) }),
+            ])
+            context.output.line(object.prettyJSON)
+            return
+        }
+        let style = context.style(color: common.useColor(context))
+        var tasks = zip(TaskState.allCases, counts).map { "\(l.string(StateNames.key($0))) \($1)" }.joined(separator: " · ")
+        if overdue > 0 { tasks += " · " + l.plural(.listOverdue, count: overdue) }
+        var remoteText = l.string(.statusNone)
+        if let target {
+            remoteText =
+                TextSafety.escaped(target.description) + " (" + context.kindName(target) + ") · "
+                + l.string(reachable == true ? .statusReachable : .statusUnreachable)
+        }
+        let shortIDs = TaskLookup.shortIDs(for: board.tasks)
+        var conflictLines = conflicted.map { task in
+            (shortIDs[task.id] ?? "") + " " + TextSafety.escaped(task.title) + " ("
+                + task.conflicts.keys.sorted().map { FieldNames.label($0, l) }.joined(separator: ", ") + ")"
+        }
+        if conflictLines.isEmpty { conflictLines = [l.string(.statusNone)] }
+        var rows: [(L10nKey, String)] = [
+            (.statusBoard, TextSafety.escaped(path)), (.statusTasks, tasks), (.statusRemote, remoteText),
+        ]
+        if target != nil {
+            rows.append((.statusLastSync, state.lastSync.map(style.dateTime) ?? l.string(.statusNever)))
+            rows.append((.statusWaiting, l.plural(.statusWaitingCount, count: waiting)))
+        }
+        rows.append((.statusConflicts, conflictLines[0]))
+        let labels = rows.map { l.string($0.0) }
+        let width = labels.map { TerminalCells.width(of: $0) }.max() ?? 0
+        for (label, row) in zip(labels, rows) {
+            context.output.line(style.bold(TerminalCells.pad(label, toWidth: width)) + "  " + row.1)
+        }
+        for line in conflictLines.dropFirst() { context.output.line(String(repeating: " ", count: width + 2) + line) }
     }
 }

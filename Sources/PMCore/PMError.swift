@@ -29,6 +29,8 @@ public enum SavedFile: Equatable, Sendable {
     case reminderLog
     /// A file the user asked for (`--output`).
     case output
+    /// Where this copy syncs and how the last sync went.
+    case syncState
 }
 
 /// Who holds a board's lock, as far as pm can tell.

@@ -324,3 +324,12 @@ public enum HistoryJSON {
         return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
     }
 }
+
+extension JSONValue {
+    /// Pretty-printed with sorted keys and safe strings, as every `--json` output.
+    public var prettyJSON: String {
+        var writer = JSONWriter()
+        writer.value(self, level: 0)
+        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
+    }
+}

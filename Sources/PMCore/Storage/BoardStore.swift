@@ -224,6 +224,20 @@ public struct BoardStore: Sendable {
         }
     }
 
+    /// How many events `replica` made that come after `position` in the log
+    /// (all of them when the log no longer matches the position).
+    public func ownEvents(after position: LogPosition, replica: TaskID) throws -> Int {
+        let log = try eventLog()
+        guard try log.exists() else { return 0 }
+        let events: [Event]
+        if let tail = try? log.read(after: position).events {
+            events = tail
+        } else {
+            events = try log.readAll().events
+        }
+        return events.reduce(0) { $0 + ($1.replica == replica ? 1 : 0) }
+    }
+
     /// Converts a board to schema 2 in memory: the events that replace its
     /// history (schema 1) or its missing log; the board stands at their end.
     private func convert(_ board: inout Board, replica: TaskID) throws -> [Event] {
@@ -367,7 +381,7 @@ public struct BoardStore: Sendable {
     }
 
     /// The file a save replaces: the board path, or what a symlink there points to.
-    func targetPath() throws -> String {
+    public func targetPath() throws -> String {
         var current = path
         for _ in 0..<32 {
             guard let link = fileSystem.symbolicLinkTarget(current) else { return current }

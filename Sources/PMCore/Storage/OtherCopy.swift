@@ -109,7 +109,8 @@ public struct OtherCopy: Equatable, Sendable {
         }
         guard let status else { throw PMError.readFailed(path: path, SystemCallError(call: "open", code: 2)) }
         guard status.kind == .regular else { throw PMError.notARegularFile(path: path) }
-        guard status.size <= maximumBytes else { throw PMError.readFailed(path: path, SystemCallError(call: "read", code: 27)) }  // EFBIG
+        // EFBIG: bigger than any copy of a board.
+        guard status.size <= maximumBytes else { throw PMError.readFailed(path: path, SystemCallError(call: "read", code: 27)) }
         do {
             return try fileSystem.readFile(path)
         } catch let error as SystemCallError {

@@ -1,0 +1,138 @@
+import PMCore
+
+/// One sync (DESIGN.md §9): read what the remote holds, fold every other
+/// replica's events into the local board by PMCore's merge rules, publish
+/// this replica's own events to its own file, and remember how far it got.
+/// The remote is untrusted: a file that does not parse, an event claiming
+/// another replica, a clock far ahead, oversized or unsafe text — each is
+/// left out and reported, and the good events still sync.
+public struct Syncer: Sendable {
+    public let store: BoardStore
+    public let state: SyncStateStore
+    public let transport: Transport
+    public let replica: TaskID
+    /// This machine's clock, in milliseconds, and as ISO 8601 for the state file.
+    public let now: @Sendable () -> (milliseconds: Int64, iso: String)
+    public let makeID: @Sendable () -> TaskID
+
+    public init(
+        store: BoardStore, state: SyncStateStore, transport: Transport, replica: TaskID,
+        now: @escaping @Sendable () -> (milliseconds: Int64, iso: String), makeID: @escaping @Sendable () -> TaskID
+    ) {
+        self.store = store
+        self.state = state
+        self.transport = transport
+        self.replica = replica
+        self.now = now
+        self.makeID = makeID
+    }
+
+    /// What a sync did.
+    public struct Report: Equatable, Sendable {
+        /// Events new here, and this replica's events the remote did not have.
+        public var received = 0
+        public var sent = 0
+        /// Files with lines left out: name, count, first line.
+        public var skipped: [(file: String, count: Int, firstLine: Int)] = []
+        /// Conflicted copies merged and moved aside.
+        public var setAside: [String] = []
+
+        public static func == (a: Report, b: Report) -> Bool {
+            a.received == b.received && a.sent == b.sent && a.setAside == b.setAside
+                && a.skipped.map(\.file) == b.skipped.map(\.file)
+        }
+    }
+
+    /// Syncs once. Offline: ``SyncError/unreachable(target:detail:)``, with the
+    /// attempt recorded; nothing local is lost or changed.
+    public func sync() throws -> Report {
+        var saved = try state.load()
+        do {
+            for _ in 0..<6 {
+                do {
+                    let report = try attempt()
+                    let log = try store.eventLog().readAll()
+                    saved.lastSync = now().iso
+                    saved.lastAttempt = saved.lastSync
+                    saved.lastAttemptOffline = false
+                    saved.syncedEvents = log.events.count
+                    saved.syncedLength = log.committedLength
+                    try state.save(saved)
+                    return report
+                } catch SyncError.rejected {
+                    continue  // someone published first: fetch their events and go again
+                }
+            }
+            throw SyncError.unreachable(target: transport.description, detail: "")
+        } catch let error as SyncError {
+            if case .unreachable = error {
+                saved.lastAttempt = now().iso
+                saved.lastAttemptOffline = true
+                try? state.save(saved)
+            }
+            throw error
+        }
+    }
+
+    private func attempt() throws -> Report {
+        var report = Report()
+        let snapshot = try transport.fetch()
+        let ownName = "events/" + replica.rawValue + ".jsonl"
+        var incoming: [Event] = []
+        var ownRemote: [UInt8] = []
+        var ownRemoteIDs = Set<TaskID>()
+        for file in snapshot.files where file.name.hasPrefix("events/") {
+            let base = String(file.name.dropFirst("events/".count))
+            // A replica's own file is named by its id; anything else there is a
+            // sync tool's conflicted copy of one (recognised by its content).
+            let claimed = TaskID(String(base.prefix(36)))
+            let canonical = claimed != nil && base == String(base.prefix(36)) + ".jsonl"
+            var copy = OtherCopy.parse(file.bytes)
+            if claimed == nil && copy.events.isEmpty { continue }  // not ours: leave it alone
+            let clock = now().milliseconds
+            copy.quarantine { EventProblem.check($0, replica: claimed, now: clock) }
+            if copy.skippedLines > 0 {
+                report.skipped.append((file.name, copy.skippedLines, copy.firstSkippedLine ?? 0))
+            }
+            incoming += copy.events
+            if file.name == ownName {
+                ownRemote = file.bytes
+                ownRemoteIDs = Set(copy.events.map(\.id))
+            }
+            if !canonical { report.setAside.append(file.name) }
+        }
+        report.received = try store.merge(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
+        guard let board = try store.load() else { return report }
+        let own = try store.eventLog().readAll().events.filter { $0.replica == replica && !ownRemoteIDs.contains($0.id) }
+        var files: [RemoteFile] = []
+        if !own.isEmpty {
+            // The remote file keeps every line it had (append-only), then ours.
+            let kept = ownRemote.lastIndex(of: 0x0A).map { Array(ownRemote[...$0]) } ?? []
+            files.append(RemoteFile(name: ownName, bytes: kept + own.flatMap(EventCodec.line)))
+        }
+        if snapshot.boardID == nil {
+            files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: board.id)))
+        }
+        if !files.isEmpty || !report.setAside.isEmpty {
+            try transport.publish(files, aside: report.setAside, message: "pm: \(own.count) change(s) from \(replica.rawValue)")
+        }
+        report.sent = own.count
+        return report
+    }
+
+    /// Changes made here since the last sync that the remote does not have yet.
+    public func waiting() throws -> Int {
+        let saved = try state.load()
+        return try store.ownEvents(after: LogPosition(events: saved.syncedEvents, length: saved.syncedLength), replica: replica)
+    }
+}
+
+extension Transport {
+    var description: String {
+        switch self {
+        case let folder as FolderTransport: return folder.path
+        case let git as GitTransport: return git.url
+        default: return "remote"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import PMCore
+
+/// Where a board syncs (DESIGN.md §9): a folder (a network share, a
+/// Syncthing/Dropbox/Nextcloud folder) or a git repository, on a branch of
+/// pm's own so it never mixes with the team's code.
+public enum RemoteTarget: Equatable, Sendable {
+    case folder(String)
+    case git(String)
+
+    /// The branch a git remote keeps the board on.
+    public static let branch = "pm-board"
+
+    /// What `text` names: a URL (`ssh://`, `https://`, `file://`, `git@host:path`),
+    /// a path ending in `.git`, or a local git repository → git; any other path → folder.
+    public init(_ text: String, isGitRepository: (String) -> Bool) {
+        if text.contains("://") || text.hasSuffix(".git") || text.hasSuffix(".git/") {
+            self = .git(text)
+        } else if let colon = text.firstIndex(of: ":"), !text.hasPrefix("/"), !text[..<colon].contains("/") {
+            self = .git(text)  // scp-like: user@host:path
+        } else if isGitRepository(text) {
+            self = .git(text)
+        } else {
+            self = .folder(text)
+        }
+    }
+
+    /// How it is shown.
+    public var description: String {
+        switch self {
+        case .folder(let path): return path
+        case .git(let url): return url
+        }
+    }
+}
+
+/// A file on the remote: its path there (`events/<replica>.jsonl`) and bytes.
+public struct RemoteFile: Equatable, Sendable {
+    public var name: String
+    public var bytes: [UInt8]
+
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+}
+
+/// What a remote holds: the board it is for (when set up) and the replicas' files.
+public struct RemoteSnapshot: Equatable, Sendable {
+    public var boardID: TaskID?
+    public var files: [RemoteFile]
+
+    public init(boardID: TaskID? = nil, files: [RemoteFile] = []) {
+        self.boardID = boardID
+        self.files = files
+    }
+}
+
+/// Why a sync stopped.
+public enum SyncError: Error, Equatable, Sendable {
+    /// The remote could not be reached in time (detail: what the transport said).
+    case unreachable(target: String, detail: String)
+    /// Someone published first; fetch again and retry.
+    case rejected
+    /// The remote's description file is not pm's.
+    case badRemote(target: String, detail: String)
+}
+
+/// Moves files between this machine and a remote; decides nothing about merging.
+public protocol Transport: Sendable {
+    /// Everything the remote holds now.
+    func fetch() throws -> RemoteSnapshot
+    /// Writes `files` (whole, atomically each) and moves the `aside` files to
+    /// `aside/`, in one step where the remote allows it.
+    /// - Throws: ``SyncError/rejected`` when someone else published first.
+    func publish(_ files: [RemoteFile], aside: [String], message: String) throws
+    /// Whether the remote answers now (for `pm status`), within a few seconds.
+    func reachable() -> Bool
+}
+
+/// `pm-board.json` at the remote's root: which board it holds.
+enum RemoteDescription {
+    static let name = "pm-board.json"
+
+    static func bytes(board: TaskID) -> [UInt8] {
+        Array("{\"board\": \"\(board.rawValue)\", \"format\": 1}\n".utf8)
+    }
+
+    /// The board id in a description file; nil when it is not one.
+    static func board(in bytes: [UInt8]) -> TaskID? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let range = text.range(of: "\"board\"") else { return nil }
+        let rest = text[range.upperBound...].drop { $0 == " " || $0 == ":" || $0 == "\n" || $0 == "\t" }
+        guard rest.first == "\"" else { return nil }
+        return TaskID(String(rest.dropFirst().prefix(36)))
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+/// `pm remote`, `pm sync`, `pm status` through the binary, with real folders
+/// and real git (DESIGN.md §9).
+@Suite struct SyncEndToEndTests {
+    /// One person's copy: their own board path and user, the real clock.
+    struct Copy {
+        var pm: PMBinary
+        var board: String
+        var user: String
+
+        @discardableResult
+        func run(_ arguments: [String], _ extra: [String: String] = [:]) throws -> Run {
+            try pm.run(arguments + ["--board", board], extra.merging(["PM_USER": user]) { new, _ in new })
+        }
+
+        func id(_ arguments: [String]) throws -> String {
+            try run(arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        var bytes: Data? { FileManager.default.contents(atPath: board) }
+    }
+
+    func copies(_ pm: PMBinary, _ names: [String]) -> [Copy] {
+        names.map { Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
+    }
+
+    func livePM() -> PMBinary {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        return pm
+    }
+
+    @Test func twoCopiesSyncThroughAFolder() throws {
+        let pm = livePM()
+        let share = pm.home.file("share")
+        let people = copies(pm, ["camille", "ji-woo"])
+        for person in people {
+            let added = try person.run(["remote", "add", share])
+            #expect(added.status == 0 && added.stdout.contains("(folder)"), "\(added.stderr)")
+        }
+        let (a, b) = (people[0], people[1])
+        let shared = try a.id(["add", "Plan the offsite"])
+        #expect(try a.run(["sync"]).stdout.contains("sent: 1"))
+        #expect(try b.run(["sync"]).stdout.contains("received: 1"))
+        try a.run(["edit", shared, "--body", "From Camille"])
+        try b.run(["move", shared, "doing"])
+        try b.run(["edit", shared, "--title", "Offsite in Lyon"])
+        try a.run(["edit", shared, "--title", "Offsite in Seoul"])
+        for person in [a, b, a] { #expect(try person.run(["sync"]).status == 0) }
+        #expect(a.bytes == b.bytes, "byte-identical boards")
+        let status = try JSONSerialization.jsonObject(with: Data(try a.run(["status", "--json"]).stdout.utf8)) as? [String: Any]
+        #expect(status?["waiting"] as? Int == 0)
+        #expect((status?["conflicts"] as? [[String: Any]])?.count == 1, "the two titles are a conflict to resolve")
+        #expect((status?["remote"] as? [String: Any])?["reachable"] as? Bool == true)
+        let list = try a.run(["list"]).stdout
+        #expect(list.contains("Last sync") && list.contains("0 changes waiting"), "\(list)")
+        // The remote holds only one file per replica, each written by its replica alone.
+        let files = try FileManager.default.contentsOfDirectory(atPath: share + "/events").sorted()
+        #expect(files.count == 2 && files.allSatisfy { $0.hasSuffix(".jsonl") }, "\(files)")
+        // Syncing again changes nothing.
+        let before = a.bytes
+        #expect(try a.run(["sync"]).stdout.contains("received: 0, sent: 0"))
+        #expect(a.bytes == before)
+    }
+
+    /// A folder that disappears (an unmounted share): sync says offline with
+    /// the changes waiting and exits 75 at once; every other command works.
+    @Test func aVanishedFolderIsOfflineAndNothingIsLost() throws {
+        let pm = livePM()
+        let share = pm.home.file("share")
+        let (a, b) = (copies(pm, ["camille", "ji-woo"])[0], copies(pm, ["camille", "ji-woo"])[1])
+        try a.run(["remote", "add", share])
+        try b.run(["remote", "add", share])
+        try a.run(["add", "Before"])
+        try a.run(["sync"])
+        try FileManager.default.moveItem(atPath: share, toPath: share + ".unmounted")
+        let start = Date()
+        try a.run(["add", "Offline one"])
+        try a.run(["add", "Offline two"])
+        #expect(Date().timeIntervalSince(start) < 5, "adds never wait on the network")
+        for (language, words) in [
+            ("en_US.UTF-8", "2 changes wait to be sent"), ("fr_FR.UTF-8", "2 modifications attendent"),
+            ("ko_KR.UTF-8", "보낼 변경 2개"),
+        ] {
+            let begin = Date()
+            let sync = try a.run(["sync"], ["LANG": language])
+            #expect(sync.status == 75 && sync.stderr.contains(words), "\(language): \(sync.stderr)")
+            #expect(Date().timeIntervalSince(begin) < 5)
+        }
+        #expect(!FileManager.default.fileExists(atPath: share), "pm never recreates a vanished share")
+        #expect(try a.run(["list"]).stdout.contains("offline at"))
+        try FileManager.default.moveItem(atPath: share + ".unmounted", toPath: share)
+        #expect(try a.run(["sync"]).stdout.contains("sent: 2"))
+        try b.run(["sync"])
+        let titles = try b.run(["list", "--json"]).stdout
+        #expect(titles.contains("Offline one") && titles.contains("Offline two") && titles.contains("Before"))
+    }
+
+    /// Anyone with write access to the share can put anything there: the good
+    /// events still sync, the rest is left out and named, nothing reaches the terminal raw.
+    @Test func aHostileRemoteCannotHurtTheBoard() throws {
+        let pm = livePM()
+        let share = pm.home.file("share")
+        let people = copies(pm, ["camille", "ji-woo"])
+        let (a, b) = (people[0], people[1])
+        try a.run(["remote", "add", share])
+        try b.run(["remote", "add", share])
+        try a.run(["add", "Genuine"])
+        try a.run(["sync"])
+        let events = share + "/events"
+        let genuineName = try #require(try FileManager.default.contentsOfDirectory(atPath: events).first)
+        let genuine = try String(contentsOfFile: events + "/" + genuineName, encoding: .utf8)
+        let line = try #require(genuine.split(separator: "\n").first.map(String.init))
+        func forged(_ id: String, _ change: (String) -> String) -> String {
+            change(line.replacingOccurrences(of: #""id":"[0-9a-f-]{36}""#, with: "\"id\":\"\(id)\"", options: .regularExpression))
+        }
+        // A file named for another replica that claims Camille's replica id.
+        let impostor = "99999999-0000-4000-8000-000000000009"
+        let claims = forged("22222222-0000-4000-8000-000000000001") { $0.replacingOccurrences(of: "Genuine", with: "Impostor") }
+        let future = forged("22222222-0000-4000-8000-000000000002") {
+            $0.replacingOccurrences(of: "Genuine", with: "From the future").replacingOccurrences(
+                of: #""hlc":\[\d+"#, with: "\"hlc\":[253402300799000", options: .regularExpression)
+        }
+        let escape = forged("22222222-0000-4000-8000-000000000003") {
+            $0.replacingOccurrences(of: "Genuine", with: "\\u001b[2J\\u001b]0;pwned\\u0007")
+        }
+        try Data((claims + "\n").utf8).write(to: URL(fileURLWithPath: events + "/\(impostor).jsonl"))
+        let camilleFile = events + "/" + genuineName
+        try Data((genuine + future + "\n" + escape + "\n" + "not json at all\n").utf8).write(
+            to: URL(fileURLWithPath: camilleFile))
+        try FileManager.default.createSymbolicLink(
+            atPath: events + "/33333333-0000-4000-8000-000000000003.jsonl", withDestinationPath: "/etc/passwd")
+        let sync = try b.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("received: 1"), "only the genuine event: \(sync.stdout)")
+        #expect(sync.stderr.contains("Left out 3 lines") && sync.stderr.contains("Left out 1 line"), "\(sync.stderr)")
+        #expect(!sync.stderr.contains("\u{1B}") && !sync.stdout.contains("\u{1B}"))
+        let list = try b.run(["list"]).stdout
+        #expect(list.contains("Genuine") && !list.contains("Impostor") && !list.contains("future") && !list.contains("pwned"))
+        // A remote that holds another board: refused, nothing changed.
+        let before = b.bytes
+        try Data("{\"board\": \"44444444-0000-4000-8000-000000000004\", \"format\": 1}\n".utf8).write(
+            to: URL(fileURLWithPath: share + "/pm-board.json"))
+        let other = try b.run(["sync"], ["LANG": "fr_FR.UTF-8"])
+        #expect(other.status == 65 && other.stderr.contains("un autre tableau"), "\(other.stderr)")
+        #expect(b.bytes == before)
+    }
+
+    /// Sync tools' conflicted copies are recognised by content, merged and moved aside, never deleted.
+    @Test func conflictedCopiesAreMergedAndMovedAside() throws {
+        let pm = livePM()
+        let share = pm.home.file("share")
+        let people = copies(pm, ["camille", "ji-woo"])
+        let (a, b) = (people[0], people[1])
+        try a.run(["remote", "add", share])
+        try b.run(["remote", "add", share])
+        try a.run(["add", "First"])
+        try a.run(["sync"])
+        let events = share + "/events"
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: events).first)
+        let stem = String(name.dropLast(".jsonl".count))
+        // Camille's other machine wrote the same file: the sync tools kept both.
+        try a.run(["add", "Second"])
+        try a.run(["sync"])
+        let full = try String(contentsOfFile: events + "/" + name, encoding: .utf8)
+        let lines = full.split(separator: "\n")
+        try Data((lines[0] + "\n").utf8).write(to: URL(fileURLWithPath: events + "/" + name))
+        try Data(full.utf8).write(to: URL(fileURLWithPath: events + "/\(stem).sync-conflict-20261122-101010-ABCDEF1.jsonl"))
+        try Data(full.utf8).write(to: URL(fileURLWithPath: events + "/\(stem) (Ji-woo's conflicted copy 2026-11-22).jsonl"))
+        let sync = try b.run(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("received: 2"), "\(sync.stdout)\(sync.stderr)")
+        #expect(sync.stdout.contains("sync-conflict") && sync.stdout.contains("moved it to aside/"))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: share + "/aside")
+        #expect(aside.count == 2, "\(aside)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: events) == [name], "only Camille's own file is left")
+        let list = try b.run(["list"]).stdout
+        #expect(list.contains("First") && list.contains("Second"))
+    }
+
+    /// Git: a bare repository; two clones syncing at the same moment both
+    /// land (a rejected push is retried after a fetch); a plain clone of the
+    /// branch pulls without a conflict.
+    @Test func twoCopiesSyncThroughGitAndAPlainPullNeverConflicts() throws {
+        let pm = livePM()
+        let bare = pm.home.file("remote.git")
+        _ = try runGit(["init", "-q", "--bare", bare])
+        let people = copies(pm, ["camille", "ji-woo", "sam"])
+        try people[0].run(["remote", "add", bare])
+        try people[1].run(["remote", "add", "file://" + bare])
+        try people[2].run(["remote", "add", bare])
+        try people[0].run(["add", "Seed"])
+        #expect(try people[0].run(["sync"]).status == 0)
+        // Joining: a first sync takes the board from the remote.
+        for person in people.dropFirst() { #expect(try person.run(["sync"]).stdout.contains("received: 1")) }
+        let plain = pm.home.file("plain")
+        _ = try runGit(["clone", "-q", "-b", "pm-board", bare, plain])
+        for (n, person) in people.enumerated() { try person.run(["add", "From \(person.user) \(n)"]) }
+        let lock = NSLock()
+        nonisolated(unsafe) var failures: [String] = []
+        DispatchQueue.concurrentPerform(iterations: people.count) { index in
+            let run = try? people[index].run(["sync"])
+            if run?.status != 0 { lock.withLock { failures.append(run?.stderr ?? "no run") } }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        for person in people { try person.run(["sync"]) }
+        #expect(people[0].bytes == people[1].bytes && people[1].bytes == people[2].bytes)
+        let titles = try people[2].run(["list", "--json"]).stdout
+        #expect(["Seed", "From camille 0", "From ji-woo 1", "From sam 2"].allSatisfy(titles.contains))
+        let pull = try runGit(["-C", plain, "pull", "-q", "--no-rebase"])
+        #expect(pull.0 == 0, "a plain git pull: \(pull.1)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: plain + "/events").count == 3)
+    }
+
+    /// A git remote nobody answers at: offline within seconds, exit 75.
+    @Test func anUnreachableGitRemoteIsOfflineQuickly() throws {
+        let pm = livePM()
+        let copy = copies(pm, ["camille"])[0]
+        try copy.run(["remote", "add", "git://127.0.0.1:9/nothing.git"])
+        try copy.run(["add", "Waiting"])
+        let start = Date()
+        let sync = try copy.run(["sync"])
+        #expect(sync.status == 75 && sync.stderr.contains("1 change waits"), "\(sync.stderr)")
+        #expect(Date().timeIntervalSince(start) < 5)
+        let status = try copy.run(["status"]).stdout
+        #expect(status.contains("not reachable now"), "\(status)")
+    }
+}
+
+/// Runs git with a clean identity; returns its status and error output.
+@discardableResult
+func runGit(_ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git"] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["GIT_AUTHOR_NAME"] = "test"
+    environment["GIT_AUTHOR_EMAIL"] = "test@localhost"
+    environment["GIT_COMMITTER_NAME"] = "test"
+    environment["GIT_COMMITTER_EMAIL"] = "test@localhost"
+    process.environment = environment
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}
