@@ -52,6 +52,7 @@ extension ProcessContext {
     private func updateWithUndo<Result>(_ body: (inout Board, UndoState) throws -> (Result, UndoStep?)) throws -> Result {
         var pending: (store: UndoStore, stored: UndoStore.Stored)?
         let store = store()
+        try mergeConflictedCopies()
         let log = try store.eventLog()
         let result = try store.update(
             newBoardID: environment.makeID(), replica: replica,
@@ -67,6 +68,16 @@ extension ProcessContext {
             })
         output.done = .changedBoard
         return result
+    }
+
+    /// Folds in sync tools' conflicted copies found beside the board, saying so.
+    func mergeConflictedCopies() throws {
+        let store = store()
+        guard try !store.conflictedCopies().isEmpty else { return }
+        let now = Int64(environment.now().timeIntervalSince1970 * 1000)
+        for (path, added) in try store.mergeConflictedCopies(newBoardID: environment.makeID(), replica: replica, now: now) {
+            output.errorLine(localizer.plural(.mergeConflictedCopy, count: added, .text(TextSafety.escaped(path))))
+        }
     }
 
     /// Changes the board under the lock, saves it, and records the change on

@@ -85,6 +85,7 @@ enum ErrorReport {
             return ([message, l.string(.errorBoardCorruptHint)], .badData)
         case .otherBoard(let path, let found, let expected):
             return ([l.string(.errorOtherBoard, safe(path), .text(found.rawValue), .text(expected.rawValue))], .badData)
+        case .notThisBoard(let path): return ([l.string(.errorNotThisBoard, safe(path))], .badData)
         case .mergeOldFormat(let path): return ([l.string(.errorMergeOldFormat, safe(path))], .badData)
         case .mergeNoLog(let path, let log): return ([l.string(.errorMergeNoLog, safe(path), safe(log))], .badData)
         case .newerSchema(let path, let found, let supported):

@@ -18,7 +18,8 @@ struct Merge: PMCommand {
             var copy = try OtherCopy.read(file)
             copy.quarantine { EventProblem.check($0, replica: nil, now: now) }
             let added = try context.store().merge(
-                copy.events, boardID: copy.boardID, newBoardID: context.environment.makeID(), replica: context.replica)
+                copy.events, boardID: copy.boardID, newBoardID: context.environment.makeID(), replica: context.replica,
+                source: file)
             if added > 0 { context.output.done = .changedBoard }
             context.output.line(context.localizer.plural(.mergeDone, count: added, .text(TextSafety.escaped(file))))
             if copy.skippedLines > 0 {
@@ -194,6 +195,7 @@ struct Sync: PMCommand {
 
     func run(in context: ProcessContext) throws {
         let target = try context.requireRemote()
+        try context.mergeConflictedCopies()
         guard watch else {
             try context.reportSync({ try context.syncer(target).sync() }, target: target)
             return
@@ -246,6 +248,7 @@ struct Status: PMCommand {
 
     func run(in context: ProcessContext) throws {
         let l = context.localizer
+        try context.mergeConflictedCopies()
         let board = try context.loadBoard()
         let today = context.environment.today
         let state = try context.syncState().load()

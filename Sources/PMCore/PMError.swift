@@ -94,6 +94,8 @@ public enum PMError: Error, Equatable, Sendable {
     case newerSchema(path: String, found: Int, supported: Int)
     /// Events or a copy that belong to another board (another id).
     case otherBoard(path: String, found: TaskID, expected: TaskID)
+    /// An event log that shares no change with this board: another board's.
+    case notThisBoard(path: String)
     /// `pm merge` was given a pm 0.1 board (its events have no stable ids yet).
     case mergeOldFormat(path: String)
     /// `pm merge` was given a board file without its event log beside it.

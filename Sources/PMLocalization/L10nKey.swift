@@ -203,6 +203,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case statusUnreachable = "status.unreachable"
     case statusNone = "status.none"
     case statusNever = "status.never"
+    case errorNotThisBoard = "error.notThisBoard"
 }
 
 /// Keys of messages that take a count, without their plural category suffix
@@ -219,4 +220,5 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case listSync = "list.sync"
     case listSyncNever = "list.syncNever"
     case statusWaitingCount = "status.waitingCount"
+    case mergeConflictedCopy = "merge.conflictedCopy"
 }

@@ -93,11 +93,39 @@ import Testing
         let run = try pm.run(["merge", theirs], ["LANG": "fr_FR.UTF-8"])
         #expect(run.status == 65 && run.stderr.contains("appartient à un autre tableau"), "\(run.stderr)")
         #expect(pm.boardBytes() == before)
+        let bareLog = try pm.run(["merge", logPath(theirs)])
+        #expect(bareLog.status == 65 && bareLog.stderr.contains("another board's log"), "\(bareLog.stderr)")
+        #expect(pm.boardBytes() == before)
         let old = pm.home.file("old.json")
         try FileManager.default.copyItem(
             at: PMBinary.packageRoot.appendingPathComponent("Resources/sample-board.json"), to: URL(fileURLWithPath: old))
         let legacy = try pm.run(["merge", old])
         #expect(legacy.status == 65 && legacy.stderr.contains("pm 0.1"), "\(legacy.stderr)")
         #expect(pm.boardBytes() == before)
+    }
+
+    /// A board in a Syncthing or Dropbox folder: the tool's conflicted copy
+    /// of the log beside the board is merged by the next change and moved
+    /// into .pm-merged/, never deleted; a copy of another board is left alone.
+    @Test func conflictedCopiesBesideTheBoardAreMergedByTheNextChange() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Here"])
+        let log = logPath(pm.boardPath)
+        let other = pm.home.file("other/board.json")
+        try pm.run(["merge", log, "--board", other])
+        try pm.run(["add", "Made on the laptop", "--board", other])
+        let copy = pm.home.file("board.events.sync-conflict-20261122-101010-ABCDEF1.jsonl")
+        try FileManager.default.copyItem(atPath: logPath(other), toPath: copy)
+        let dropbox = pm.home.file("board (Ji-woo's conflicted copy 2026-11-22).json")
+        try pm.run(["add", "Another board", "--board", pm.home.file("x/board.json")])
+        try FileManager.default.copyItem(atPath: pm.home.file("x/board.json"), toPath: dropbox)
+        try FileManager.default.copyItem(atPath: logPath(pm.home.file("x/board.json")), toPath: logPath(dropbox))
+        let run = try pm.run(["add", "Next change"])
+        #expect(run.status == 0 && run.stderr.contains("sync-conflict") && run.stderr.contains("1 new change"), "\(run.stderr)")
+        let titles = try pm.run(["list", "--json"]).stdout
+        #expect(titles.contains("Made on the laptop") && titles.contains("Next change") && !titles.contains("Another board"))
+        #expect(!FileManager.default.fileExists(atPath: copy))
+        #expect(FileManager.default.fileExists(atPath: pm.home.file(".pm-merged/" + (copy as NSString).lastPathComponent)))
+        #expect(FileManager.default.fileExists(atPath: dropbox), "another board's copy is left where it is")
     }
 }

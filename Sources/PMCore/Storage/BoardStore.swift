@@ -176,7 +176,9 @@ public struct BoardStore: Sendable {
     /// - Returns: how many events were new here.
     /// - Throws: ``PMError/otherBoard(path:found:expected:)`` when `boardID` is another board's.
     @discardableResult
-    public func merge(_ incoming: [Event], boardID: TaskID?, newBoardID: TaskID, replica: TaskID) throws -> Int {
+    public func merge(
+        _ incoming: [Event], boardID: TaskID?, newBoardID: TaskID, replica: TaskID, source: String? = nil
+    ) throws -> Int {
         try withLock { lock, target in
             let log = eventLog(of: target)
             let current = try read(target)
@@ -199,6 +201,11 @@ public struct BoardStore: Sendable {
                 known = try log.readAll().events
             }
             var ids = Set(known.map(\.id))
+            // A bare log names no board: it is a copy of this one only if it
+            // shares a change with it (a new board takes anything).
+            if let source, boardID == nil, !known.isEmpty, !incoming.isEmpty, !incoming.contains(where: { ids.contains($0.id) }) {
+                throw PMError.notThisBoard(path: source)
+            }
             let fresh = FoldedTasks.inMergeOrder(incoming.filter { ids.insert($0.id).inserted })
             guard !fresh.isEmpty || rebuilt != nil else { return 0 }
             let end: Int
@@ -222,6 +229,47 @@ public struct BoardStore: Sendable {
             if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
             return fresh.count
         }
+    }
+
+    /// Sync tools' conflicted copies of this board's files found beside it
+    /// (Syncthing's `board.sync-conflict-….json`, Dropbox's and Nextcloud's
+    /// `board (… conflicted copy …).json`, and the same for the log): their
+    /// paths, for ``mergeConflictedCopies(newBoardID:replica:now:)``.
+    public func conflictedCopies() throws -> [String] {
+        let target = try targetPath()
+        let directory = Self.directory(of: target)
+        let name = Self.fileName(of: target)
+        let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return [] }
+        return names.filter { candidate in
+            candidate != name && candidate.hasPrefix(stem) && candidate.lowercased().contains("conflict")
+                && (candidate.hasSuffix(".json") || candidate.hasSuffix(".jsonl"))
+        }.sorted().map { directory + "/" + $0 }
+    }
+
+    /// Merges each conflicted copy beside the board that is a copy of this
+    /// board (recognised by its content: events, or a board with this id) and
+    /// moves it into `.pm-merged/` beside the board — never deletes it.
+    /// A file that is not a copy of this board is left where it is.
+    /// - Returns: the copies merged, with how many events were new.
+    public func mergeConflictedCopies(newBoardID: TaskID, replica: TaskID, now: Int64) throws -> [(path: String, added: Int)] {
+        var merged: [(String, Int)] = []
+        for path in try conflictedCopies() {
+            guard var copy = try? OtherCopy.read(path, fileSystem: fileSystem) else { continue }
+            if copy.events.isEmpty { continue }
+            copy.quarantine { EventProblem.check($0, replica: nil, now: now) }
+            let added: Int
+            do {
+                added = try merge(copy.events, boardID: copy.boardID, newBoardID: newBoardID, replica: replica, source: path)
+            } catch PMError.otherBoard, PMError.notThisBoard {
+                continue
+            }
+            let aside = Self.directory(of: path) + "/.pm-merged"
+            try? fileSystem.createDirectories(aside)
+            try? fileSystem.rename(path, to: aside + "/" + Self.fileName(of: path))
+            merged.append((path, added))
+        }
+        return merged
     }
 
     /// How many events `replica` made that come after `position` in the log
