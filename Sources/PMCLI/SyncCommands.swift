@@ -204,18 +204,21 @@ struct Sync: PMCommand {
     }
 }
 
-/// Set by SIGINT/SIGTERM while `pm sync --watch` runs: it stops between syncs.
-nonisolated(unsafe) private var watchStopped: sig_atomic_t = 0
-
 /// `pm sync --watch`: syncs after each change here (the log grows) and every
 /// interval from the remote, until interrupted; offline is said and waited out.
+/// SIGINT and SIGTERM are blocked and waited for between syncs, so an
+/// interruption never cuts a sync in half and ends with exit 0.
 struct SyncWatch {
     var context: ProcessContext
     var target: RemoteTarget
 
     func run() throws {
-        signal(SIGINT) { _ in watchStopped = 1 }
-        signal(SIGTERM) { _ in watchStopped = 1 }
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGINT)
+        sigaddset(&stops, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stops, nil)
+        defer { pthread_sigmask(SIG_UNBLOCK, &stops, nil) }
         let interval = Double(ProcessContext.variables["PM_SYNC_INTERVAL"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 30
         context.output.line(context.localizer.string(.syncWatching, .text(TextSafety.escaped(target.description))))
         try context.output.flush()
@@ -223,7 +226,7 @@ struct SyncWatch {
         func logSize() -> Int64 { ((try? FileManager.default.attributesOfItem(atPath: logPath))?[.size] as? Int64) ?? -1 }
         var seenSize: Int64 = -2
         var lastSync = Date.distantPast
-        while watchStopped == 0 {
+        while true {
             if logSize() != seenSize || Date().timeIntervalSince(lastSync) >= interval {
                 do {
                     try context.reportSync({ try context.syncer(target).sync() }, target: target)
@@ -234,11 +237,11 @@ struct SyncWatch {
                 seenSize = logSize()
                 lastSync = Date()
             }
-            usleep(200_000)
+            var wait = timespec(tv_sec: 0, tv_nsec: 200_000_000)
+            if sigtimedwait(&stops, nil, &wait) > 0 { return }
         }
     }
 }
-
 /// `pm status`: the board, its counts, where it syncs and whether that answers
 /// now, the last sync, changes waiting and unresolved conflicts.
 struct Status: PMCommand {

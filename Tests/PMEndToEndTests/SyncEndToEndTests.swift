@@ -1,5 +1,10 @@
 import Foundation
+import PMTestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `pm remote`, `pm sync`, `pm status` through the binary, with real folders
 /// and real git (DESIGN.md §9).
@@ -225,6 +230,186 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 5)
         let status = try copy.run(["status"]).stdout
         #expect(status.contains("not reachable now"), "\(status)")
+    }
+}
+
+extension SyncEndToEndTests {
+    /// Three people change the board offline in random ways (adds, edits of
+    /// the same and of different fields, moves, deletes, undos, redos) and
+    /// sync in random orders and groupings, through a real folder or a real
+    /// git repository: every copy ends byte-identical, every title anyone
+    /// wrote is shown, kept as a conflict or in the history, and syncing
+    /// again changes nothing.
+    @Test(arguments: ["folder", "git"])
+    func threeCopiesChangingOfflineConverge(kind: String) throws {
+        let pm = livePM()
+        let remote = pm.home.file(kind == "git" ? "remote.git" : "share")
+        if kind == "git" { try runGit(["init", "-q", "--bare", remote]) }
+        let people = copies(pm, ["camille", "ji-woo", "sam"])
+        for person in people { try person.run(["remote", "add", remote]) }
+        try people[0].run(["add", "Kickoff"])
+        for person in people { #expect(try person.run(["sync"]).status == 0) }
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededGenerator(seed: seed)
+        var written: [String] = ["Kickoff"]
+        for step in 0..<36 {
+            let person = people[Int.random(in: 0..<people.count, using: &random)]
+            let list =
+                try JSONSerialization.jsonObject(with: Data(try person.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]]
+                ?? []
+            let target = list.randomElement(using: &random)?["id"] as? String
+            let title = ["Plan", "Tâche \(step)", "계획 \(step)", "Ta\u{302}che"].randomElement(using: &random)!
+            var arguments: [String]
+            switch (Int.random(in: 0..<9, using: &random), target) {
+            case (0, _), (_, nil): arguments = ["add", title]
+            case (1, let id?), (2, let id?): arguments = ["edit", id, "--title", title]
+            case (3, let id?): arguments = ["edit", id, "--body", "note \(step)"]
+            case (4, let id?): arguments = ["move", id, ["todo", "doing", "done"].randomElement(using: &random)!]
+            case (5, let id?): arguments = ["delete", id]
+            case (6, _): arguments = ["undo"]
+            case (7, _): arguments = ["redo"]
+            default: arguments = ["sync"]
+            }
+            let run = try person.run(arguments)
+            if run.status == 0, arguments.count > 2, arguments[0] == "add" || arguments[2] == "--title" {
+                written.append(arguments[0] == "add" ? arguments[1] : arguments[3])
+            }
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                for other in people.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)) {
+                    #expect(try other.run(["sync"]).status == 0, "seed \(seed)")
+                }
+            }
+        }
+        for _ in 0..<2 { for person in people.shuffled(using: &random) { #expect(try person.run(["sync"]).status == 0) } }
+        let boards = people.map(\.bytes)
+        #expect(boards[0] != nil && boards[0] == boards[1] && boards[1] == boards[2], "seed \(seed): the copies differ")
+        let history = try people[0].run(["history", "--limit", "100000", "--json"]).stdout
+        let board = String(decoding: boards[0] ?? Data(), as: UTF8.self)
+        for title in written {
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: [title]), as: UTF8.self).dropFirst().dropLast()
+            #expect(history.contains(json) || board.contains(json), "seed \(seed): '\(title)' was lost")
+        }
+        #expect(try people[1].run(["sync"]).stdout.contains("received: 0, sent: 0"))
+        #expect(people[1].bytes == boards[1], "syncing again changes nothing")
+    }
+}
+
+/// A `git daemon` on loopback serving a bare repository, pushes allowed.
+final class GitDaemon {
+    let base: String
+    let port: Int
+    private var process: Process?
+
+    init(base: String) {
+        self.base = base
+        port = Int.random(in: 20_000..<60_000)
+    }
+
+    var url: String { "git://127.0.0.1:\(port)/remote.git" }
+
+    /// git-daemon itself, not `git daemon` (which runs it as a child that
+    /// would outlive stopping the parent).
+    static let executable: String = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "--exec-path"]
+        let out = Pipe()
+        process.standardOutput = out
+        try? process.run()
+        let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return path.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon"
+    }()
+
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = [
+            "--reuseaddr", "--base-path=\(base)", "--export-all", "--enable=receive-pack", "--port=\(port)",
+            "--listen=127.0.0.1", base,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        // Ready when it answers.
+        for _ in 0..<100 {
+            if try runGit(["ls-remote", url]).0 == 0 { break }
+            usleep(50_000)
+        }
+    }
+
+    func stop() {
+        // git-daemon waits for its connections on SIGTERM: a lost server is SIGKILL.
+        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process?.waitUntilExit()
+        process = nil
+    }
+
+    deinit { stop() }
+}
+
+extension SyncEndToEndTests {
+    /// A remote served by `git daemon` that stops (offline: exit 75 within
+    /// 5 s, the count waiting, nothing lost) and starts again (it all goes).
+    @Test func aGitDaemonThatStopsAndStartsAgain() throws {
+        let pm = livePM()
+        try runGit(["init", "-q", "--bare", pm.home.file("remote.git")])
+        let daemon = GitDaemon(base: pm.home.path)
+        try daemon.start()
+        let people = copies(pm, ["camille", "ji-woo"])
+        for person in people { try person.run(["remote", "add", daemon.url]) }
+        try people[0].run(["add", "Online"])
+        #expect(try people[0].run(["sync"]).status == 0)
+        daemon.stop()
+        try people[0].run(["add", "Offline"])
+        let start = Date()
+        let offline = try people[0].run(["sync"], ["LANG": "fr_FR.UTF-8"])
+        #expect(offline.status == 75 && offline.stderr.contains("1 modification attend"), "\(offline.stderr)")
+        #expect(Date().timeIntervalSince(start) < 5)
+        try daemon.start()
+        #expect(try people[0].run(["sync"]).stdout.contains("sent: 1"))
+        #expect(try people[1].run(["sync"]).stdout.contains("received: 2"))
+        #expect(people[0].bytes == people[1].bytes)
+    }
+
+    /// `pm sync --watch`: a change here reaches the other copy without
+    /// anyone running sync; Ctrl-C (SIGINT) ends it cleanly.
+    @Test func watchSyncsChangesUntilInterrupted() throws {
+        let pm = livePM()
+        let share = pm.home.file("share")
+        let people = copies(pm, ["camille", "ji-woo"])
+        for person in people { try person.run(["remote", "add", share]) }
+        try people[0].run(["add", "First"])
+        try people[0].run(["sync"])
+        try people[1].run(["sync"])
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: PMBinary.path)
+        watcher.arguments = ["sync", "--watch", "--board", people[1].board]
+        watcher.environment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
+        let out = Pipe()
+        watcher.standardOutput = out
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        try people[1].run(["add", "Made while watching"])
+        try people[0].run(["add", "From Camille"])
+        var seen = false
+        for _ in 0..<100 {
+            usleep(100_000)
+            try people[0].run(["sync"])
+            let mine = try people[0].run(["list", "--json"]).stdout
+            let theirs = try people[1].run(["list", "--json"]).stdout
+            if mine.contains("Made while watching") && theirs.contains("From Camille") {
+                seen = true
+                break
+            }
+        }
+        #expect(seen, "the watcher carried both changes")
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("Press Ctrl-C to stop") && text.contains("Synced with"))
     }
 }
 
