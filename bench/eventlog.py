@@ -67,7 +67,8 @@ def main(count: int, per_task: int, people: int, directory: str) -> None:
         f.write(log)
     ordered = sorted(tasks.values(), key=lambda t: (t["createdAt"], t["id"]))
     board = {"id": "b0a4d000-0000-4000-8000-000000000002", "schemaVersion": 2, "tasks": ordered,
-             "log": {"clock": [start_ms + span_ms * (total - 1) // total, 0], "events": total, "last": last_id, "length": len(log)}}
+             "log": {"clock": [start_ms + span_ms * (total - 1) // total, 0], "events": total, "last": last_id, "length": len(log),
+                     "replica": uuid(0xA, (total - 1) % people)}}
     with open(f"{directory}/board.json", "w", encoding="utf-8") as f:
         json.dump(board, f, ensure_ascii=False, indent=2, sort_keys=True)
         f.write("\n")

@@ -50,13 +50,11 @@ public struct Syncer: Sendable {
         do {
             for _ in 0..<6 {
                 do {
-                    let report = try attempt()
-                    let log = try store.eventLog().readAll()
+                    let (report, extent) = try attempt()
                     saved.lastSync = now().iso
                     saved.lastAttempt = saved.lastSync
                     saved.lastAttemptOffline = false
-                    saved.syncedEvents = log.events.count
-                    saved.syncedLength = log.committedLength
+                    (saved.syncedEvents, saved.syncedLength) = extent
                     try state.save(saved)
                     return report
                 } catch SyncError.rejected {
@@ -74,7 +72,8 @@ public struct Syncer: Sendable {
         }
     }
 
-    private func attempt() throws -> Report {
+    /// One round; returns what it did and the log's extent the remote now has.
+    private func attempt() throws -> (Report, (Int, Int)) {
         var report = Report()
         let snapshot = try transport.fetch()
         let ownName = "events/" + replica.rawValue + ".jsonl"
@@ -101,9 +100,11 @@ public struct Syncer: Sendable {
             }
             if !canonical { report.setAside.append(file.name) }
         }
-        report.received = try store.merge(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
-        guard let board = try store.load() else { return report }
-        let own = try store.eventLog().readAll().events.filter { $0.replica == replica && !ownRemoteIDs.contains($0.id) }
+        let merged = try store.mergeDetailed(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
+        report.received = merged.added
+        let extent = (merged.logEvents, merged.logLength)
+        guard merged.logEvents > 0 else { return (report, extent) }
+        let own = merged.own.filter { !ownRemoteIDs.contains($0.id) }
         var files: [RemoteFile] = []
         if !own.isEmpty {
             // The remote file keeps every line it had (append-only), then ours.
@@ -111,13 +112,13 @@ public struct Syncer: Sendable {
             files.append(RemoteFile(name: ownName, bytes: kept + own.flatMap(EventCodec.line)))
         }
         if snapshot.boardID == nil {
-            files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: board.id)))
+            files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))
         }
         if !files.isEmpty || !report.setAside.isEmpty {
             try transport.publish(files, aside: report.setAside, message: "pm: \(own.count) change(s) from \(replica.rawValue)")
         }
         report.sent = own.count
-        return report
+        return (report, extent)
     }
 
     /// Changes made here since the last sync that the remote does not have yet.

@@ -303,4 +303,25 @@ extension Event {
         copy.kind = kind
         return copy
     }
+
+}
+
+extension EventLogTests {
+    /// The index a merge reads: every id exactly, even when an unknown field
+    /// nests an `"id"` key (then the line is decoded), and one replica's events in full.
+    @Test func theLogIndexIsExact() throws {
+        let directory = TemporaryDirectory()
+        let log = EventLogFile(boardPath: directory.file("board.json"))
+        let task = TaskID("11111111-0000-4000-8000-000000000001")!
+        var tricky = event(.edited, task: task, fields: ["title": .init(new: .string("x"), old: .string("y"))])
+        tricky.unknownFields["aaa"] = .object(["id": .string("99999999-0000-4000-8000-000000000099")])
+        var other = created(TaskID("11111111-0000-4000-8000-000000000002")!, title: "theirs")
+        other.replica = TaskID("0000000b-0000-4000-8000-00000000000b")!
+        let events = [created(task, title: "mine"), tricky, other]
+        _ = try log.append(events)
+        let index = try log.index(replica: replica)
+        #expect(index.ids == Set(events.map(\.id)), "the nested id is not taken for the event's")
+        #expect(index.ofReplica.map(\.id) == [events[0].id, events[1].id])
+        #expect(index.events == 3 && index.committedLength == events.flatMap(EventCodec.line).count)
+    }
 }

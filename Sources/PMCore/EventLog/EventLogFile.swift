@@ -1,5 +1,9 @@
 import PMICU
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The event log beside a board (`board.events.jsonl` beside `board.json`):
 /// one event a line, append-only. The log is the truth (DESIGN.md §4).
 ///
@@ -56,6 +60,74 @@ public struct EventLogFile: Sendable {
             }
         }
         return Contents(events: events, committedLength: committed, tornLength: bytes.count - committed)
+    }
+
+    /// What a merge needs of the whole log without decoding it: every event
+    /// id, the events of one replica (decoded), and the committed extent.
+    public struct Index: Sendable {
+        public var ids: Set<TaskID>
+        public var ofReplica: [Event]
+        public var events: Int
+        public var committedLength: Int
+    }
+
+    /// Reads the log's index. The id of a line pm wrote is found where its
+    /// compact, sorted encoding puts it (right after the clock); any other
+    /// line is decoded in full, so the index is exact.
+    /// - Throws: as ``readAll()``.
+    public func index(replica: TaskID?) throws -> Index {
+        guard let descriptor = try open() else { return Index(ids: [], ofReplica: [], events: 0, committedLength: 0) }
+        defer { try? fileSystem.close(descriptor) }
+        let size = try checkedSize(descriptor)
+        let bytes = try systemCall { try fileSystem.read(descriptor, at: 0, count: size) }
+        let committed = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+        var index = Index(ids: [], ofReplica: [], events: 0, committedLength: committed)
+        // `"id":"` occurs only as a key (a quote inside a string is escaped):
+        // once in a line, it is the event's own id.
+        let marker = Array("\"id\":\"".utf8)
+        let replicaNeedle = replica.map { Array("\"replica\":\"\($0.rawValue)\"".utf8) }
+        try bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            var lineNumber = 1
+            while start < committed {
+                guard let base = buffer.baseAddress else { break }
+                let newline =
+                    UnsafePointer(memchr(base + start, 0x0A, committed - start)!.assumingMemoryBound(to: UInt8.self)) - base
+                let line = start..<newline
+                let mine = replicaNeedle.map { Self.line(buffer, line, contains: $0) } ?? false
+                var id: TaskID?
+                if !mine, let hit = Self.firstMatch(marker, in: buffer, line), hit + marker.count + 37 <= newline,
+                    buffer[hit + marker.count + 36] == UInt8(ascii: "\""),
+                    Self.firstMatch(marker, in: buffer, (hit + marker.count)..<newline) == nil
+                {
+                    let text = String(
+                        decoding: UnsafeBufferPointer(rebasing: buffer[(hit + marker.count)..<(hit + marker.count + 36)]),
+                        as: UTF8.self)
+                    id = TaskID(text)
+                }
+                if id == nil || mine {
+                    let event = try decodeLine(buffer, line, lineNumber: lineNumber)
+                    id = event.id
+                    if event.replica == replica { index.ofReplica.append(event) }
+                }
+                if let id { index.ids.insert(id) }
+                index.events += 1
+                start = newline + 1
+                lineNumber += 1
+            }
+        }
+        return index
+    }
+
+    /// Where `needle` first occurs in `range` of `buffer`.
+    private static func firstMatch(_ needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard let base = buffer.baseAddress else { return nil }
+        return needle.withUnsafeBytes { pattern -> Int? in
+            guard let found = glibcMemmem(base + range.lowerBound, range.count, pattern.baseAddress!, pattern.count) else {
+                return nil
+            }
+            return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+        }
     }
 
     /// The committed events after where a board stands, oldest first, and

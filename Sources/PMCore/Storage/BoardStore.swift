@@ -173,12 +173,36 @@ public struct BoardStore: Sendable {
     /// - Parameters:
     ///   - boardID: the id of the board the events belong to, when known: a
     ///     board that does not exist yet takes it; one with another id refuses.
+    ///   - source: the file a bare log came from: it must share a change with this board.
     /// - Returns: how many events were new here.
-    /// - Throws: ``PMError/otherBoard(path:found:expected:)`` when `boardID` is another board's.
+    /// - Throws: ``PMError/otherBoard(path:found:expected:)`` when `boardID` is
+    ///   another board's, ``PMError/notThisBoard(path:)`` for another board's log.
     @discardableResult
     public func merge(
         _ incoming: [Event], boardID: TaskID?, newBoardID: TaskID, replica: TaskID, source: String? = nil
     ) throws -> Int {
+        try mergeDetailed(incoming, boardID: boardID, newBoardID: newBoardID, replica: replica, source: source).added
+    }
+
+    /// What a merge did and what sync needs next.
+    public struct MergeResult: Sendable {
+        /// Events new here.
+        public var added: Int
+        /// The board's id (taken from `boardID` by a new board).
+        public var boardID: TaskID
+        /// Every event of `replica` in the log, in log order: what it publishes.
+        public var own: [Event]
+        /// The log's committed extent afterwards.
+        public var logEvents: Int
+        public var logLength: Int
+    }
+
+    /// ``merge(_:boardID:newBoardID:replica:source:)``, with what sync needs.
+    /// The log is indexed, not decoded (only `replica`'s events are), and is
+    /// folded whole again only when an event comes before the board's last.
+    public func mergeDetailed(
+        _ incoming: [Event], boardID: TaskID?, newBoardID: TaskID, replica: TaskID, source: String? = nil
+    ) throws -> MergeResult {
         try withLock { lock, target in
             let log = eventLog(of: target)
             let current = try read(target)
@@ -190,24 +214,31 @@ public struct BoardStore: Sendable {
                 throw PMError.otherBoard(path: target, found: boardID, expected: board.id)
             }
             var rebuilt: [Event]?
-            let known: [Event]
+            var index: EventLogFile.Index
             if current == nil, try log.exists() {
-                known = try log.readAll().events
+                index = try log.index(replica: replica)
             } else if try board.schemaVersion < 2 || (current != nil && !log.exists()) {
-                rebuilt = try convert(&board, replica: replica)
-                known = rebuilt ?? []
+                let events = try convert(&board, replica: replica)
+                rebuilt = events
+                index = EventLogFile.Index(
+                    ids: Set(events.map(\.id)), ofReplica: events.filter { $0.replica == replica }, events: events.count,
+                    committedLength: board.log.length)
             } else {
                 try rollForward(&board, log: log)
-                known = try log.readAll().events
+                index = try log.index(replica: replica)
             }
-            var ids = Set(known.map(\.id))
             // A bare log names no board: it is a copy of this one only if it
             // shares a change with it (a new board takes anything).
-            if let source, boardID == nil, !known.isEmpty, !incoming.isEmpty, !incoming.contains(where: { ids.contains($0.id) }) {
+            if let source, boardID == nil, !index.ids.isEmpty, !incoming.isEmpty,
+                !incoming.contains(where: { index.ids.contains($0.id) })
+            {
                 throw PMError.notThisBoard(path: source)
             }
-            let fresh = FoldedTasks.inMergeOrder(incoming.filter { ids.insert($0.id).inserted })
-            guard !fresh.isEmpty || rebuilt != nil else { return 0 }
+            let fresh = FoldedTasks.inMergeOrder(incoming.filter { index.ids.insert($0.id).inserted })
+            var result = MergeResult(
+                added: fresh.count, boardID: board.id, own: index.ofReplica, logEvents: index.events,
+                logLength: index.committedLength)
+            guard !fresh.isEmpty || rebuilt != nil else { return result }
             let end: Int
             if let rebuilt {
                 let bytes = (rebuilt + fresh).flatMap(EventCodec.line)
@@ -221,13 +252,21 @@ public struct BoardStore: Sendable {
             // place; any earlier one makes the whole log fold again.
             var folded = FoldedTasks(board.tasks, last: board.log.order)
             folded.apply(fresh)
-            let all = known + fresh
-            if folded.needsFullFold || (board.log.order == nil && !known.isEmpty) { folded = FoldedTasks.fold(all) }
+            var newest = fresh.last ?? rebuilt.flatMap { FoldedTasks.inMergeOrder($0).last }
+            if folded.needsFullFold || (board.log.order == nil && index.events > 0) {
+                let all = FoldedTasks.inMergeOrder((rebuilt ?? []) + (rebuilt == nil ? try log.readAll().events : fresh))
+                folded = FoldedTasks()
+                folded.apply(all)
+                newest = all.last
+            }
             board.tasks = folded.ordered
-            board.log = LogPosition(events: all.count, length: end, newest: all.max { EventOrder($0) < EventOrder($1) })
+            result.logEvents = index.events + fresh.count
+            result.logLength = end
+            board.log = LogPosition(events: result.logEvents, length: end, newest: newest)
             board.history = HistoryLog()
+            result.own += fresh.filter { $0.replica == replica }
             if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
-            return fresh.count
+            return result
         }
     }
 
