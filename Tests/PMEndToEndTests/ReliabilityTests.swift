@@ -238,4 +238,41 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok"))
     }
+
+    /// Every `--json` output validates against its schema in Resources/,
+    /// with a conflict and a restored task on the board.
+    @Test func jsonOutputsMatchTheirSchemas() throws {
+        let pm = PMBinary()
+        let a = pm.home.file("a/board.json")
+        let b = pm.boardPath
+        let id = try pm.run(["add", "Shared", "--due", "2026-11-01", "--board", a]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let log = { (board: String) in String(board.dropLast(5)) + ".events.jsonl" }
+        try pm.run(["merge", log(a)])
+        try pm.run(["edit", id, "--title", "From A", "--board", a], ["PM_NOW": "2026-11-21T10:00:01Z"])
+        try pm.run(["edit", id, "--title", "From B"], ["PM_NOW": "2026-11-21T10:00:02Z"])
+        try pm.run(["merge", log(a)])
+        let outputs: [(String, [String])] = [
+            ("task", ["list", "--json"]), ("task", ["show", id, "--json"]), ("task", ["add", "x", "--json"]),
+            ("history", ["history", "--json"]), ("history", ["undo", "--json"]), ("status", ["status", "--json"]),
+        ]
+        var files: [String] = []
+        for (n, (schema, arguments)) in outputs.enumerated() {
+            let run = try pm.run(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            let file = pm.home.file("out\(n).json")
+            try Data(run.stdout.utf8).write(to: URL(fileURLWithPath: file))
+            files += [PMBinary.packageRoot.appendingPathComponent("Resources/\(schema).schema.json").path, file]
+        }
+        #expect(try pm.run(["show", id, "--json"]).stdout.contains("\"conflicts\""), "the board has a conflict to validate")
+        let script = """
+            import json, sys, jsonschema
+            args = sys.argv[1:]
+            for schema, path in zip(args[::2], args[1::2]):
+                jsonschema.validate(json.load(open(path)), json.load(open(schema)))
+            print("ok")
+            """
+        let (status, text) = try runPython(script, files, needs: ["jsonschema"])
+        #expect(status == 0 && text.contains("ok"), "\(text)")
+    }
 }
