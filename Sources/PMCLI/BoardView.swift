@@ -26,15 +26,16 @@ struct BoardView {
         if columns.count > 1, columnWidth >= Self.minimumColumnWidth {
             let blocks = columns.map { block($0, width: columnWidth, shortIDs: shortIDs, deadlines: deadlines) }
             let height = blocks.map(\.count).max() ?? 0
+            let blanks = String(repeating: " ", count: columnWidth + Self.gap.count)
             lines = (0..<height).map { row in
+                // Padding only up to the last column with something on this row: no trailing blanks.
+                guard let lastFilled = blocks.lastIndex(where: { row < $0.count && !$0[row].text.isEmpty }) else { return "" }
                 var line = ""
-                for (index, block) in blocks.enumerated() {
-                    let cell = row < block.count ? block[row] : Cell(text: "", width: 0)
-                    let isLast = index == blocks.count - 1
+                for index in 0...lastFilled {
+                    let cell = row < blocks[index].count ? blocks[index][row] : Cell(text: "", width: 0)
                     line += cell.text
-                    if !isLast { line += String(repeating: " ", count: max(0, columnWidth - cell.width)) + Self.gap }
+                    if index < lastFilled { line += blanks.prefix(max(0, columnWidth - cell.width) + Self.gap.count) }
                 }
-                while line.hasSuffix(" ") { line.removeLast() }
                 return line
             }
         } else {

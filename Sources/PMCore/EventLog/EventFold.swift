@@ -30,9 +30,37 @@ public struct FoldedTasks: Equatable, Sendable {
 
     /// Starts from `tasks` (a board's saved state), or from nothing.
     public init(_ tasks: [BoardTask] = [], last: EventOrder? = nil) {
+        self.init(tasks, last: last, fromSavedState: !tasks.isEmpty || last != nil)
+    }
+
+    init(_ tasks: [BoardTask], last: EventOrder?, fromSavedState: Bool) {
         byID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
-        fromSavedState = !tasks.isEmpty || last != nil
+        self.fromSavedState = fromSavedState
         self.last = last
+    }
+
+    /// Applies `events` (which come after `last` in merge order) to a saved
+    /// board's tasks in creation order, touching only the tasks they name:
+    /// the cost of a change does not grow with the board. Returns false, with
+    /// `tasks` unchanged, when only a fold from the first event is right.
+    public static func apply(_ events: [Event], to tasks: inout [BoardTask], last: EventOrder?) -> Bool {
+        guard !events.isEmpty else { return true }
+        let named = Set(events.map(\.task))
+        var touched = FoldedTasks(tasks.filter { named.contains($0.id) }, last: last, fromSavedState: true)
+        touched.apply(events)
+        guard !touched.needsFullFold else { return false }
+        tasks.removeAll { named.contains($0.id) }
+        for task in touched.ordered {
+            // Binary search for its place in creation order (a new task is usually last).
+            var low = 0
+            var high = tasks.count
+            while low < high {
+                let middle = (low + high) / 2
+                if (tasks[middle].createdAt, tasks[middle].id) < (task.createdAt, task.id) { low = middle + 1 } else { high = middle }
+            }
+            tasks.insert(task, at: low)
+        }
+        return true
     }
 
     /// The fold of `events` from nothing: duplicates (the same event id) once,

@@ -75,10 +75,9 @@ public struct BoardStore: Sendable {
         let (events, end) = try log.read(after: board.log)
         guard let newest = events.last else { return }
         guard board.log.order != nil || board.log.events == 0 else { return try refold(&board, log: log) }
-        var folded = FoldedTasks(board.tasks, last: board.log.order)
-        folded.apply(events)
-        guard !folded.needsFullFold else { return try refold(&board, log: log) }
-        board.tasks = folded.ordered
+        var tasks = board.tasks
+        guard FoldedTasks.apply(events, to: &tasks, last: board.log.order) else { return try refold(&board, log: log) }
+        board.tasks = tasks
         board.log = LogPosition(events: board.log.events + events.count, length: end, newest: newest)
     }
 
@@ -154,9 +153,13 @@ public struct BoardStore: Sendable {
                 end = try log.append(events)
             }
             // The board is the fold of its events, by the same rules as a merge.
-            var folded = FoldedTasks(before, last: position.order)
-            folded.apply(events)
-            board.tasks = folded.ordered
+            var tasks = before
+            if !FoldedTasks.apply(events, to: &tasks, last: position.order) {
+                var folded = FoldedTasks(before, last: position.order)
+                folded.apply(events)
+                tasks = folded.ordered
+            }
+            board.tasks = tasks
             board.log = LogPosition(events: board.log.events + events.count, length: end, newest: last)
             board.history = HistoryLog()
             // Committed. A failure to rewrite board.json loses nothing: every
@@ -250,16 +253,17 @@ public struct BoardStore: Sendable {
             }
             // Committed. Fresh events after everything the board holds fold in
             // place; any earlier one makes the whole log fold again.
-            var folded = FoldedTasks(board.tasks, last: board.log.order)
-            folded.apply(fresh)
+            var tasks = board.tasks
             var newest = fresh.last ?? rebuilt.flatMap { FoldedTasks.inMergeOrder($0).last }
-            if folded.needsFullFold || (board.log.order == nil && index.events > 0) {
+            let inPlace = board.log.order != nil || index.events == 0
+            if !inPlace || !FoldedTasks.apply(fresh, to: &tasks, last: board.log.order) {
                 let all = FoldedTasks.inMergeOrder((rebuilt ?? []) + (rebuilt == nil ? try log.readAll().events : fresh))
-                folded = FoldedTasks()
+                var folded = FoldedTasks()
                 folded.apply(all)
+                tasks = folded.ordered
                 newest = all.last
             }
-            board.tasks = folded.ordered
+            board.tasks = tasks
             result.logEvents = index.events + fresh.count
             result.logLength = end
             board.log = LogPosition(events: result.logEvents, length: end, newest: newest)
