@@ -133,14 +133,17 @@ import Testing
         }
         try Data((claims + "\n").utf8).write(to: URL(fileURLWithPath: events + "/\(impostor).jsonl"))
         let camilleFile = events + "/" + genuineName
-        try Data((genuine + future + "\n" + escape + "\n" + "not json at all\n").utf8).write(
+        let huge = forged("22222222-0000-4000-8000-000000000004") {
+            $0.replacingOccurrences(of: "Genuine", with: String(repeating: "h", count: 100_000))
+        }
+        try Data((genuine + future + "\n" + escape + "\n" + "not json at all\n" + huge + "\n").utf8).write(
             to: URL(fileURLWithPath: camilleFile))
         try FileManager.default.createSymbolicLink(
             atPath: events + "/33333333-0000-4000-8000-000000000003.jsonl", withDestinationPath: "/etc/passwd")
         let sync = try b.run(["sync"])
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(sync.stdout.contains("received: 1"), "only the genuine event: \(sync.stdout)")
-        #expect(sync.stderr.contains("Left out 3 lines") && sync.stderr.contains("Left out 1 line"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("Left out 4 lines") && sync.stderr.contains("Left out 1 line"), "\(sync.stderr)")
         #expect(!sync.stderr.contains("\u{1B}") && !sync.stdout.contains("\u{1B}"))
         let list = try b.run(["list"]).stdout
         #expect(list.contains("Genuine") && !list.contains("Impostor") && !list.contains("future") && !list.contains("pwned"))

@@ -56,7 +56,11 @@ public struct FoldedTasks: Equatable, Sendable {
             var high = tasks.count
             while low < high {
                 let middle = (low + high) / 2
-                if (tasks[middle].createdAt, tasks[middle].id) < (task.createdAt, task.id) { low = middle + 1 } else { high = middle }
+                if (tasks[middle].createdAt, tasks[middle].id) < (task.createdAt, task.id) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
             }
             tasks.insert(task, at: low)
         }
