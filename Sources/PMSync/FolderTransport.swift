@@ -21,13 +21,19 @@ public struct FolderTransport: Transport {
         guard isThere else { throw SyncError.unreachable(target: path, detail: "") }
         var snapshot = RemoteSnapshot()
         let manager = FileManager.default
-        if let data = manager.contents(atPath: path + "/" + RemoteDescription.name) {
-            guard let board = RemoteDescription.board(in: Array(data)) else {
-                throw SyncError.badRemote(target: path, detail: RemoteDescription.name)
-            }
+        // Anyone may have put anything here: only regular files are read, and
+        // `events` must be a real folder (a link could lead pm's writes anywhere).
+        let description = path + "/" + RemoteDescription.name
+        if let kind = Self.kind(description) {
+            guard kind == .typeRegular, Self.size(description) <= 64 * 1024, let data = manager.contents(atPath: description),
+                let board = RemoteDescription.board(in: Array(data))
+            else { throw SyncError.badRemote(target: path, detail: RemoteDescription.name) }
             snapshot.boardID = board
         }
         let events = path + "/events"
+        if let kind = Self.kind(events), kind != .typeDirectory {
+            throw SyncError.badRemote(target: path, detail: "events")
+        }
         for name in ((try? manager.contentsOfDirectory(atPath: events)) ?? []).sorted() where !name.hasPrefix(".") {
             let file = events + "/" + name
             guard let attributes = try? manager.attributesOfItem(atPath: file),
@@ -40,8 +46,22 @@ public struct FolderTransport: Transport {
         return snapshot
     }
 
+    /// The type of what is at `path`, links not followed; nil when nothing is there.
+    static func kind(_ path: String) -> FileAttributeType? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+    }
+
+    static func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? Int.max
+    }
+
     public func publish(_ files: [RemoteFile], aside: [String], message: String) throws {
         guard isThere else { throw SyncError.unreachable(target: path, detail: "") }
+        for directory in ["events", "aside"] {
+            if let kind = Self.kind(path + "/" + directory), kind != .typeDirectory {
+                throw SyncError.badRemote(target: path, detail: directory)
+            }
+        }
         let manager = FileManager.default
         do {
             for file in files {

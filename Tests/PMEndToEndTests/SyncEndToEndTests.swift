@@ -156,6 +156,33 @@ import Testing
         #expect(b.bytes == before)
     }
 
+    /// A planted FIFO or link where pm reads or writes on the remote: refused
+    /// at once (exit 65), never followed, never waited on.
+    @Test(arguments: ["fifo", "link"])
+    func plantedSpecialFilesOnTheRemoteAreRefused(kind: String) throws {
+        let pm = livePM()
+        let share = pm.home.file("share")
+        let copy = copies(pm, ["camille"])[0]
+        try copy.run(["remote", "add", share])
+        try copy.run(["add", "Mine"])
+        try copy.run(["sync"])
+        let outside = pm.home.file("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        if kind == "fifo" {
+            try FileManager.default.removeItem(atPath: share + "/pm-board.json")
+            #expect(mkfifo(share + "/pm-board.json", 0o644) == 0)
+        } else {
+            try FileManager.default.removeItem(atPath: share + "/events")
+            try FileManager.default.createSymbolicLink(atPath: share + "/events", withDestinationPath: outside)
+        }
+        try copy.run(["add", "Another"])
+        let start = Date()
+        let run = try copy.run(["sync"])
+        #expect(run.status == 65 && run.stderr.contains("cannot be used"), "\(run.stderr)")
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty, "nothing written through the link")
+    }
+
     /// Sync tools' conflicted copies are recognised by content, merged and moved aside, never deleted.
     @Test func conflictedCopiesAreMergedAndMovedAside() throws {
         let pm = livePM()
