@@ -37,6 +37,17 @@ import Testing
         return pm
     }
 
+    /// Two people sharing a folder remote; the first has added `title` and synced.
+    func sharedFolder(first title: String) throws -> (pm: PMBinary, share: String, a: Copy, b: Copy) {
+        let pm = livePM()
+        let share = pm.home.file("share")
+        let people = copies(pm, ["camille", "ji-woo"])
+        for person in people { try person.run(["remote", "add", share]) }
+        try people[0].run(["add", title])
+        try people[0].run(["sync"])
+        return (pm, share, people[0], people[1])
+    }
+
     @Test func twoCopiesSyncThroughAFolder() throws {
         let pm = livePM()
         let share = pm.home.file("share")
@@ -106,14 +117,7 @@ import Testing
     /// Anyone with write access to the share can put anything there: the good
     /// events still sync, the rest is left out and named, nothing reaches the terminal raw.
     @Test func aHostileRemoteCannotHurtTheBoard() throws {
-        let pm = livePM()
-        let share = pm.home.file("share")
-        let people = copies(pm, ["camille", "ji-woo"])
-        let (a, b) = (people[0], people[1])
-        try a.run(["remote", "add", share])
-        try b.run(["remote", "add", share])
-        try a.run(["add", "Genuine"])
-        try a.run(["sync"])
+        let (_, share, _, b) = try sharedFolder(first: "Genuine")
         let events = share + "/events"
         let genuineName = try #require(try FileManager.default.contentsOfDirectory(atPath: events).first)
         let genuine = try String(contentsOfFile: events + "/" + genuineName, encoding: .utf8)
@@ -185,14 +189,7 @@ import Testing
 
     /// Sync tools' conflicted copies are recognised by content, merged and moved aside, never deleted.
     @Test func conflictedCopiesAreMergedAndMovedAside() throws {
-        let pm = livePM()
-        let share = pm.home.file("share")
-        let people = copies(pm, ["camille", "ji-woo"])
-        let (a, b) = (people[0], people[1])
-        try a.run(["remote", "add", share])
-        try b.run(["remote", "add", share])
-        try a.run(["add", "First"])
-        try a.run(["sync"])
+        let (_, share, a, b) = try sharedFolder(first: "First")
         let events = share + "/events"
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: events).first)
         let stem = String(name.dropLast(".jsonl".count))
