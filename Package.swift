@@ -36,6 +36,9 @@ let package = Package(
         // Remotes (a folder, git through the git command): transports only;
         // the merge rules stay in PMCore.
         .target(name: "PMSync", dependencies: ["PMCore"]),
+        // The interactive board: pure state, reducer and rendering; the
+        // terminal driver is the only part that touches the terminal.
+        .target(name: "PMBoardUI", dependencies: ["PMCore", "PMLocalization", "PMICU"]),
         .target(
             name: "PMCLI",
             dependencies: [
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
+        .testTarget(name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore"]),
         .testTarget(
             name: "PMEndToEndTests",
             dependencies: ["pm", "PMCore", "PMICU", "PMTestSupport"],
