@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "PMCLI",
             dependencies: [
-                "PMCore", "PMLocalization", "PMICU", "PMSync",
+                "PMCore", "PMLocalization", "PMICU", "PMSync", "PMBoardUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimizedEvenInDebug
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
-        .testTarget(name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore"]),
+        .testTarget(name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PMEndToEndTests",
             dependencies: ["pm", "PMCore", "PMICU", "PMTestSupport"],

@@ -1,3 +1,4 @@
+import PMBoardUI
 import PMCore
 import PMICU
 import PMLocalization

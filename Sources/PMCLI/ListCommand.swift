@@ -1,4 +1,5 @@
 import ArgumentParser
+import PMBoardUI
 import PMCore
 import PMICU
 import PMLocalization

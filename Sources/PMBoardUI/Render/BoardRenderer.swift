@@ -1,0 +1,342 @@
+import PMCore
+import PMICU
+import PMLocalization
+
+/// One cell of the screen: a grapheme (empty for the second half of a wide
+/// one) and how it looks.
+public struct ScreenCell: Equatable, Sendable {
+    public struct Look: OptionSet, Equatable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let bold = Look(rawValue: 1)
+        public static let dim = Look(rawValue: 2)
+        public static let reverse = Look(rawValue: 4)
+        public static let red = Look(rawValue: 8)
+    }
+
+    public var text: String
+    public var look: Look
+
+    public static let blank = ScreenCell(text: " ", look: [])
+}
+
+/// A whole screen: rows of cells, and where the real cursor goes (a form's
+/// caret; nil hides it).
+public struct Screen: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var rows: [[ScreenCell]]
+    public var cursor: (x: Int, y: Int)?
+
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        rows = Array(repeating: Array(repeating: .blank, count: self.width), count: self.height)
+    }
+
+    public static func == (a: Screen, b: Screen) -> Bool {
+        a.rows == b.rows && a.cursor?.x == b.cursor?.x && a.cursor?.y == b.cursor?.y
+    }
+
+    /// Writes `text` from column `x` of row `y`, clipped at the edge (a wide
+    /// character that would not fit whole is left out). Returns where it ended.
+    @discardableResult
+    public mutating func write(_ text: String, x: Int, y: Int, look: ScreenCell.Look = [], limit: Int? = nil) -> Int {
+        guard rows.indices.contains(y) else { return x }
+        let end = min(width, limit.map { x + $0 } ?? width)
+        var column = x
+        for character in text {
+            let cells = TerminalCells.width(of: character)
+            if cells == 0 { continue }
+            guard column + cells <= end else { break }
+            if column >= 0 {
+                rows[y][column] = ScreenCell(text: String(character), look: look)
+                if cells == 2 { rows[y][column + 1] = ScreenCell(text: "", look: look) }
+            }
+            column += cells
+        }
+        return column
+    }
+
+    /// Gives `look` to cells `x..<x+count` of row `y`.
+    public mutating func paint(x: Int, y: Int, count: Int, look: ScreenCell.Look) {
+        guard rows.indices.contains(y) else { return }
+        for column in max(0, x)..<min(width, x + count) { rows[y][column].look.formUnion(look) }
+    }
+
+    /// The screen as plain text, trailing blanks trimmed (golden files).
+    public var plainText: String {
+        rows.map { row in
+            var line = row.map(\.text).joined()
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
+}
+
+/// Draws the board from its state, pure: the same state, tasks, size and
+/// language always give the same screen (DESIGN.md §11).
+public struct BoardRenderer {
+    public var localizer: Localizer
+    public var formatLocale: String
+    public var today: CivilDate
+
+    /// The narrowest a column may be before the board shows one at a time.
+    public static let minimumColumnWidth = 22
+
+    public init(localizer: Localizer, formatLocale: String, today: CivilDate) {
+        self.localizer = localizer
+        self.formatLocale = formatLocale
+        self.today = today
+    }
+
+    /// The screen for `state`, with `tasks` by id and `status` (the sync
+    /// state, from the caller) on the status line.
+    public func render(_ state: BoardScreen, tasks: [TaskID: BoardTask], width: Int, height: Int, status: String = "")
+        -> Screen
+    {
+        var screen = Screen(width: width, height: height)
+        let deadlines = DeadlineFormatter(locale: formatLocale, localizer: localizer)
+        let body = max(1, screen.height - 4)
+        let gap = 2
+        let sideBySide = (screen.width - 2 * gap) / 3 >= Self.minimumColumnWidth
+        if sideBySide {
+            let columnWidth = (screen.width - 2 * gap) / 3
+            for index in 0..<3 {
+                drawColumn(
+                    index, state: state, tasks: tasks, into: &screen, x: index * (columnWidth + gap), width: columnWidth,
+                    body: body, deadlines: deadlines, header: true)
+            }
+        } else {
+            // Narrow: one column at a time, with tabs naming the others.
+            var x = 0
+            for index in 0..<3 {
+                let label = header(index, state: state)
+                let look: ScreenCell.Look = index == state.column ? [.bold, .reverse] : [.dim]
+                x = screen.write(label, x: x, y: 0, look: look) + 1
+            }
+            drawColumn(
+                state.column, state: state, tasks: tasks, into: &screen, x: 0, width: screen.width, body: body,
+                deadlines: deadlines, header: false)
+        }
+        drawStatus(state, status: status, into: &screen)
+        drawFooter(state, into: &screen)
+        switch state.mode {
+        case .board: break
+        case .moveMenu(let task, let choices, let chosen):
+            let title = localizer.string(.boardMoveTitle, .text(TextSafety.escaped(tasks[task]?.title ?? "")))
+            let lines = choices.map { "\(TaskState.allCases.firstIndex(of: $0).map { $0 + 1 } ?? 0)  " + name($0) }
+            drawBox(title: title, lines: lines, chosen: chosen, into: &screen)
+        case .confirmDelete(let task, let yes):
+            let title = localizer.string(.boardConfirmDelete, .text(TextSafety.escaped(tasks[task]?.title ?? "")))
+            drawBox(
+                title: title, lines: [localizer.string(.boardNo), localizer.string(.boardYes)], chosen: yes ? 1 : 0,
+                into: &screen)
+        case .help:
+            drawHelp(into: &screen)
+        case .history:
+            break
+        }
+        return screen
+    }
+
+    private func name(_ state: TaskState) -> String {
+        switch state {
+        case .todo: return localizer.string(.columnTodo)
+        case .doing: return localizer.string(.columnDoing)
+        case .done: return localizer.string(.columnDone)
+        }
+    }
+
+    private func header(_ index: Int, state: BoardScreen) -> String {
+        localizer.plural(.listHeader, count: state.columns[index].count, .text(name(TaskState.allCases[index])))
+    }
+
+    private func drawColumn(
+        _ index: Int, state: BoardScreen, tasks: [TaskID: BoardTask], into screen: inout Screen, x: Int, width: Int,
+        body: Int, deadlines: DeadlineFormatter, header withHeader: Bool
+    ) {
+        if withHeader {
+            let look: ScreenCell.Look = index == state.column ? [.bold, .reverse] : [.bold]
+            screen.write(TerminalCells.truncate(header(index, state: state), toWidth: width), x: x, y: 0, look: look)
+        }
+        screen.write(String(repeating: "─", count: width), x: x, y: 1, look: [.dim], limit: width)
+        // Each card: its title, then its deadline and marks, one line each.
+        var cards: [[(String, ScreenCell.Look)]] = []
+        for id in state.columns[index] {
+            guard let task = tasks[id] else { continue }
+            var lines = [(TextSafety.escaped(task.title), ScreenCell.Look())]
+            if let due = task.due {
+                let overdue = task.isOverdue(today: today)
+                lines.append(("  " + deadlines.label(due, overdue: overdue), overdue ? [.red] : [.dim]))
+            }
+            if !task.conflicts.isEmpty {
+                let fields = task.conflicts.keys.sorted().map(fieldLabel).joined(separator: ", ")
+                lines.append(("  " + localizer.string(.listConflict, .text(fields)), [.red]))
+            }
+            if task.restored { lines.append(("  " + localizer.string(.listRestored), [.red])) }
+            cards.append(lines)
+        }
+        if cards.isEmpty {
+            screen.write(localizer.string(.listEmptyColumn), x: x, y: 2, look: [.dim], limit: width)
+            return
+        }
+        // Scroll so the selected card is in view.
+        var first = 0
+        if index == state.column {
+            var used = 0
+            for card in (0...min(state.row, cards.count - 1)).reversed() {
+                used += cards[card].count
+                if used > body { break }
+                first = card
+            }
+        }
+        var y = 2
+        for (position, card) in cards.enumerated().dropFirst(first) {
+            guard y + 1 <= 2 + body else { break }
+            let selected = index == state.column && position == state.row
+            for (number, (text, look)) in card.enumerated() where y < 2 + body {
+                let prefix = number == 0 ? (selected ? "▌" : " ") : " "
+                let line = prefix + TerminalCells.truncate(text, toWidth: width - 1)
+                screen.write(line, x: x, y: y, look: selected ? look.union(.reverse) : look, limit: width)
+                if selected { screen.paint(x: x, y: y, count: width, look: .reverse) }
+                y += 1
+            }
+        }
+    }
+
+    private func fieldLabel(_ field: String) -> String {
+        switch field {
+        case "title": return localizer.string(.showTitle)
+        case "body": return localizer.string(.showBody)
+        case "due": return localizer.string(.showDue)
+        case "state": return localizer.string(.showState)
+        default: return TextSafety.escaped(field)
+        }
+    }
+
+    private func drawStatus(_ state: BoardScreen, status: String, into screen: inout Screen) {
+        let y = screen.height - 2
+        if let notice = state.notice {
+            let key: L10nKey
+            switch notice {
+            case .nothingSelected: key = .boardNoticeNothingSelected
+            case .nothingToUndo: key = .boardNoticeNothingToUndo
+            case .nothingToRedo: key = .boardNoticeNothingToRedo
+            case .undoBlocked: key = .boardNoticeUndoBlocked
+            case .noColumnThatWay: key = .boardNoticeNoColumnThatWay
+            }
+            screen.write(TerminalCells.truncate(localizer.string(key), toWidth: screen.width), x: 0, y: y, look: [.red])
+        } else if !status.isEmpty {
+            screen.write(TerminalCells.truncate(status, toWidth: screen.width), x: 0, y: y, look: [.dim])
+        }
+    }
+
+    /// The keys' names as a person reads them.
+    func keyName(_ key: Key) -> String {
+        switch key {
+        case .character(let character): return String(character)
+        case .left: return "←"
+        case .right: return "→"
+        case .up: return "↑"
+        case .down: return "↓"
+        case .shiftLeft: return "⇧←"
+        case .shiftRight: return "⇧→"
+        case .enter: return localizer.string(.boardKeyNameEnter)
+        case .insert: return localizer.string(.boardKeyNameInsert)
+        case .delete: return localizer.string(.boardKeyNameDelete)
+        case .escape: return localizer.string(.boardKeyNameEscape)
+        case .control(let letter): return localizer.string(.boardKeyNameCtrl, .text(String(letter).uppercased()))
+        default: return ""
+        }
+    }
+
+    /// The footer's entries: keys and what they do, from the key table;
+    /// an action that is unavailable now is dimmed.
+    func hints(_ state: BoardScreen) -> [(keys: String, label: String, available: Bool)] {
+        /// An action's keys for the footer: the arrows for selecting, else its letter.
+        func keys(_ actions: [BoardAction], letters: Bool = true) -> String {
+            actions.compactMap { action -> String? in
+                let bound = KeyMap.bindings.first { $0.action == action }?.keys ?? []
+                let letter = bound.first {
+                    if case .character(let c) = $0 { return c.isLetter || c == "?" } else { return false }
+                }
+                return (letters ? letter ?? bound.first : bound.first).map(keyName)
+            }.joined()
+        }
+        let card = state.selected != nil
+        return [
+            (keys([.selectLeft, .selectDown, .selectUp, .selectRight], letters: false), localizer.string(.boardKeySelect), true),
+            (keys([.moveLeft, .moveRight], letters: false), localizer.string(.boardKeyMove), card),
+            (keys([.moveMenu]), localizer.string(.boardKeyMenu), card),
+            (keys([.add]), localizer.string(.boardKeyAdd), true),
+            (keys([.edit]), localizer.string(.boardKeyEdit), card),
+            (keys([.delete]), localizer.string(.boardKeyDelete), card),
+            (keys([.undo]), localizer.string(.boardKeyUndo), state.canUndo && !state.undoBlocked),
+            (keys([.redo]), localizer.string(.boardKeyRedo), state.canRedo),
+            (keys([.history]), localizer.string(.boardKeyHistory), true),
+            (keys([.help]), localizer.string(.boardKeyHelp), true),
+            (keys([.quit]), localizer.string(.boardKeyQuit), true),
+        ]
+    }
+
+    /// The footer: as many hints as fit, but help and quit always (the last two).
+    private func drawFooter(_ state: BoardScreen, into screen: inout Screen) {
+        let all = hints(state)
+        let kept = all.suffix(2)
+        func width(_ hint: (keys: String, label: String, available: Bool)) -> Int {
+            TerminalCells.width(of: hint.keys + " " + hint.label) + 2
+        }
+        var room = screen.width - kept.reduce(0) { $0 + width($1) }
+        var shown: [(keys: String, label: String, available: Bool)] = []
+        for hint in all.dropLast(2) {
+            guard width(hint) <= room else { break }
+            shown.append(hint)
+            room -= width(hint)
+        }
+        var x = 0
+        let y = screen.height - 1
+        for (keys, label, available) in shown + kept {
+            let end = screen.write(keys, x: x, y: y, look: available ? [.bold] : [.dim])
+            x = screen.write(" " + label, x: end, y: y, look: available ? [] : [.dim]) + 2
+        }
+    }
+
+    private func drawBox(title: String, lines: [String], chosen: Int, into screen: inout Screen) {
+        let inner = min(
+            screen.width - 4, max(TerminalCells.width(of: title), lines.map { TerminalCells.width(of: $0) }.max() ?? 0) + 2)
+        let height = lines.count + 4
+        let left = max(0, (screen.width - inner - 2) / 2)
+        let top = max(0, (screen.height - height) / 2)
+        screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
+        for row in 1..<(height - 1) {
+            screen.write("│" + String(repeating: " ", count: inner) + "│", x: left, y: top + row)
+        }
+        screen.write("└" + String(repeating: "─", count: inner) + "┘", x: left, y: top + height - 1)
+        screen.write(TerminalCells.truncate(title, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
+        for (index, line) in lines.enumerated() {
+            let text = TerminalCells.truncate(line, toWidth: inner - 2)
+            screen.write(text, x: left + 2, y: top + 3 + index, look: index == chosen ? [.reverse] : [])
+        }
+    }
+
+    private func drawHelp(into screen: inout Screen) {
+        for row in 0..<screen.height { screen.write(String(repeating: " ", count: screen.width), x: 0, y: row) }
+        screen.write(localizer.string(.boardHelpTitle), x: 1, y: 0, look: [.bold])
+        let labels: [BoardAction: L10nKey] = [
+            .selectLeft: .boardKeySelect, .selectRight: .boardKeySelect, .selectUp: .boardKeySelect,
+            .selectDown: .boardKeySelect, .moveLeft: .boardKeyMove, .moveRight: .boardKeyMove, .moveMenu: .boardKeyMenu,
+            .add: .boardKeyAdd, .edit: .boardKeyEdit, .delete: .boardKeyDelete, .undo: .boardKeyUndo, .redo: .boardKeyRedo,
+            .history: .boardKeyHistory, .help: .boardKeyHelp, .quit: .boardKeyQuit, .column1: .boardKeyColumn,
+            .column2: .boardKeyColumn, .column3: .boardKeyColumn,
+        ]
+        let rows = KeyMap.bindings.map { binding in
+            (binding.keys.map(keyName).joined(separator: " "), labels[binding.action].map { localizer.string($0) } ?? "")
+        }
+        let keyWidth = min(screen.width / 2, rows.map { TerminalCells.width(of: $0.0) }.max() ?? 0)
+        for (index, (keys, label)) in rows.enumerated() where index + 2 < screen.height {
+            screen.write(TerminalCells.truncate(keys, toWidth: keyWidth), x: 1, y: index + 2, look: [.bold])
+            screen.write(label, x: keyWidth + 3, y: index + 2)
+        }
+    }
+}
