@@ -62,7 +62,8 @@ let package = Package(
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
-        .testTarget(name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PMEndToEndTests",
             dependencies: ["pm", "PMCore", "PMICU", "PMTestSupport"],
