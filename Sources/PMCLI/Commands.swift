@@ -12,7 +12,7 @@ public struct PM: ParsableCommand {
             version: "0.1.0",
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
-                Merge.self, Sync.self, Remote.self, Status.self, Remind.self, Export.self, L10n.self,
+                BoardCommand.self, Merge.self, Sync.self, Remote.self, Status.self, Remind.self, Export.self, L10n.self,
             ]
         )
     }

@@ -40,13 +40,13 @@ struct List: PMCommand {
             overdue: listed.filter { $0.isOverdue(today: today) }.count)
         for line in lines { context.output.line(line) }
         context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
-        if let summary = syncSummary(context, style: context.style(color: false)) {
+        if let summary = Self.syncSummary(context, style: context.style(color: false)) {
             context.output.line(TerminalCells.truncate(summary, toWidth: context.width))
         }
     }
 
     /// One line from the last sync when a remote is set (no network).
-    func syncSummary(_ context: ProcessContext, style: TextStyle) -> String? {
+    static func syncSummary(_ context: ProcessContext, style: TextStyle) -> String? {
         guard let state = try? context.syncState().load(), let remote = state.remote else { return nil }
         let waiting = (try? context.syncer(context.remoteTarget(remote)).waiting()) ?? 0
         let l = context.localizer

@@ -231,6 +231,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardNo = "board.no"
     case boardYes = "board.yes"
     case boardHelpTitle = "board.helpTitle"
+    case helpCommandBoard = "help.command.board"
+    case errorBoardNeedsTerminal = "error.boardNeedsTerminal"
+    case boardFormsComing = "board.formsComing"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

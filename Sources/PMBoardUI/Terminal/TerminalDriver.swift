@@ -1,0 +1,224 @@
+import PMCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the board shows and how its changes are made: the command layer
+/// implements it with the same store, lock, event log and undo as every
+/// command, so the driver never writes a file itself.
+public protocol BoardSource: AnyObject {
+    /// The board as it is now, and whether undo and redo are available.
+    func load() throws -> (tasks: [BoardTask], canUndo: Bool, canRedo: Bool, undoBlocked: Bool)
+    /// Carries out an effect; returns a message for the status line.
+    func perform(_ effect: BoardScreen.Effect) throws -> String
+    /// A one-line sync state (empty when there is no remote).
+    func status() -> String
+    /// Something that changes whenever the board's files do (size, time).
+    func fingerprint() -> String
+    /// A message for an error, in the reader's language.
+    func describe(_ error: Error) -> String
+}
+
+/// The thin part that touches the terminal (DESIGN.md §11): raw mode, the
+/// alternate screen, SGR mouse, bracketed paste, resize, and the terminal
+/// restored on every way out (quit, Ctrl-C, SIGTERM, SIGHUP, an error).
+public final class TerminalDriver {
+    let source: BoardSource
+    let renderer: BoardRenderer
+    private var saved = termios()
+    private var raw = false
+    private var shown: Screen?
+    private var state = BoardScreen(columns: [[], [], []])
+    private var tasks: [TaskID: BoardTask] = [:]
+    private var message = ""
+    private var fingerprint = ""
+    private var decoder = KeyDecoder()
+    private var blocked = sigset_t()
+
+    public init(source: BoardSource, renderer: BoardRenderer) {
+        self.source = source
+        self.renderer = renderer
+    }
+
+    /// Runs until the user quits or a signal ends it; the terminal is restored either way.
+    public func run() throws {
+        sigemptyset(&blocked)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGQUIT] { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        defer { pthread_sigmask(SIG_UNBLOCK, &blocked, nil) }
+        try enter()
+        defer { leave() }
+        try reload()
+        draw()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var pending = siginfo_t()
+            var zero = timespec(tv_sec: 0, tv_nsec: 0)
+            let signal = sigtimedwait(&blocked, &pending, &zero)
+            if signal == SIGWINCH {
+                shown = nil
+                draw()
+            } else if signal > 0 {
+                return
+            }
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            var keys: [Key] = []
+            if ready > 0 {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count <= 0 { return }  // the terminal went away
+                keys = decoder.feed(Array(buffer[0..<count]))
+            } else if decoder.hasPending {
+                keys = decoder.flushEscape()
+            }
+            for key in keys {
+                if case .mouse(let event) = key { handleMouse(event) }
+                for effect in state.reduce(key) {
+                    if effect == .quit { return }
+                    do {
+                        message = try source.perform(effect)
+                    } catch {
+                        message = source.describe(error)
+                    }
+                    try? reload()
+                }
+            }
+            // Live: another process or a sync changed the board.
+            if source.fingerprint() != fingerprint { try? reload() }
+            draw()
+        }
+    }
+
+    private func reload() throws {
+        let loaded = try source.load()
+        tasks = Dictionary(loaded.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
+        let columns = TaskState.allCases.map { state in loaded.tasks.filter { $0.state == state }.map(\.id) }
+        state.refresh(columns: columns, canUndo: loaded.canUndo, canRedo: loaded.canRedo, undoBlocked: loaded.undoBlocked)
+        fingerprint = source.fingerprint()
+    }
+
+    /// Mouse: a click selects the card under it; dragging it onto another
+    /// column and letting go moves it there.
+    private var dragging: TaskID?
+
+    private func handleMouse(_ event: MouseEvent) {
+        let (width, _) = Self.size()
+        let columnWidth = (width - 4) / 3
+        let column = min(2, event.x / max(1, columnWidth + 2))
+        switch event.kind {
+        case .press:
+            let ids = state.columns[column]
+            // Cards take a line, plus one per deadline or mark: find the one under the pointer.
+            var y = 2
+            for id in ids {
+                let height = cardHeight(id)
+                if event.y >= y && event.y < y + height {
+                    state.select(task: id)
+                    dragging = id
+                    return
+                }
+                y += height
+            }
+            dragging = nil
+        case .release:
+            guard let id = dragging else { return }
+            dragging = nil
+            let target = TaskState.allCases[column]
+            if tasks[id]?.state != target {
+                do {
+                    message = try source.perform(.move(id, to: target))
+                } catch {
+                    message = source.describe(error)
+                }
+                try? reload()
+            }
+        default: break
+        }
+    }
+
+    private func cardHeight(_ id: TaskID) -> Int {
+        guard let task = tasks[id] else { return 1 }
+        return 1 + (task.due == nil ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1) + (task.restored ? 1 : 0)
+    }
+
+    static func size() -> (Int, Int) {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+            return (Int(size.ws_col), Int(size.ws_row))
+        }
+        return (80, 24)
+    }
+
+    private func draw() {
+        let (width, height) = Self.size()
+        let status = message.isEmpty ? source.status() : message
+        let screen = renderer.render(state, tasks: tasks, width: width, height: height, status: status)
+        var out = ""
+        for (y, row) in screen.rows.enumerated() {
+            // Only rows that changed are written.
+            if let shown, shown.width == screen.width, shown.height == screen.height, shown.rows[y] == row { continue }
+            out += "\u{1B}[\(y + 1);1H" + Self.ansi(row)
+        }
+        if let cursor = screen.cursor {
+            out += "\u{1B}[\(cursor.y + 1);\(cursor.x + 1)H\u{1B}[?25h"
+        } else {
+            out += "\u{1B}[?25l"
+        }
+        write(out)
+        shown = screen
+    }
+
+    static func ansi(_ row: [ScreenCell]) -> String {
+        var out = ""
+        var look: ScreenCell.Look = []
+        for cell in row {
+            if cell.look != look {
+                out += "\u{1B}[0m"
+                if cell.look.contains(.bold) { out += "\u{1B}[1m" }
+                if cell.look.contains(.dim) { out += "\u{1B}[2m" }
+                if cell.look.contains(.reverse) { out += "\u{1B}[7m" }
+                if cell.look.contains(.red) { out += "\u{1B}[31m" }
+                look = cell.look
+            }
+            out += cell.text
+        }
+        return out + "\u{1B}[0m"
+    }
+
+    private func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    private func enter() throws {
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw TerminalError.notATerminal }
+        var settings = saved
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        settings.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
+        settings.c_cflag |= tcflag_t(CS8)
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) == 0 else { throw TerminalError.notATerminal }
+        raw = true
+        write("\u{1B}[?1049h\u{1B}[2J\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h")
+    }
+
+    private func leave() {
+        guard raw else { return }
+        write("\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        raw = false
+    }
+}
+
+/// Why the board cannot open.
+public enum TerminalError: Error, Equatable {
+    /// Standard input is not a terminal.
+    case notATerminal
+}

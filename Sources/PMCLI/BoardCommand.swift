@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import PMBoardUI
+import PMCore
+import PMICU
+import PMLocalization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pm board`: the interactive board (DESIGN.md §11). Every write goes
+/// through the same store, lock, event log and undo as the commands.
+struct BoardCommand: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "board", abstract: help(.helpCommandBoard))
+    }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw CLIError.message(context.localizer.string(.errorBoardNeedsTerminal), .usage)
+        }
+        let renderer = BoardRenderer(
+            localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
+        let driver = TerminalDriver(source: LiveBoard(context: context), renderer: renderer)
+        do {
+            try driver.run()
+        } catch TerminalError.notATerminal {
+            throw CLIError.message(context.localizer.string(.errorBoardNeedsTerminal), .usage)
+        }
+    }
+}
+
+/// The board on disk, for the interactive board.
+final class LiveBoard: BoardSource {
+    let context: ProcessContext
+
+    init(context: ProcessContext) { self.context = context }
+
+    func load() throws -> (tasks: [BoardTask], canUndo: Bool, canRedo: Bool, undoBlocked: Bool) {
+        let board = try context.loadBoard()
+        let log = try? context.store().eventLog()
+        let state = (try? context.undoStore(for: board).load().resolved(against: board, log: log)) ?? UndoState()
+        let blocked = state.undo.last.map { !board.canRevert($0) } ?? false
+        return (board.tasks, !state.undo.isEmpty, !state.redo.isEmpty, blocked)
+    }
+
+    func perform(_ effect: BoardScreen.Effect) throws -> String {
+        let env = context.environment
+        let l = context.localizer
+        switch effect {
+        case .move(let id, let target):
+            let (before, after) = try context.change { board in
+                try board.move(id, to: target, eventID: env.makeID(), by: env.user, at: context.now)
+            }
+            return l.string(
+                .messageMoved, context.shown(after.title), context.columnName(before.state), context.columnName(after.state))
+        case .delete(let id):
+            let task = try context.change { board in try board.delete(id, eventID: env.makeID(), by: env.user, at: context.now) }
+            return l.string(.messageDeleted, context.shown(task.title), context.columnName(task.state))
+        case .undo, .redo:
+            let redo = effect == .redo
+            let event = try context.undoOrRedo(redo: redo)
+            let sentence = HistoryView(localizer: l, style: context.style(color: false)).sentence(event)
+            return l.string(redo ? .messageRedone : .messageUndone, .text(sentence))
+        case .openAdd, .openEdit:
+            return l.string(.boardFormsComing)
+        case .quit:
+            return ""
+        }
+    }
+
+    func status() -> String {
+        List.syncSummary(context, style: context.style(color: false)) ?? ""
+    }
+
+    func fingerprint() -> String {
+        guard let store = try? context.store().targetPath() else { return "" }
+        let paths = [store, String(store.dropLast(store.hasSuffix(".json") ? 5 : 0)) + ".events.jsonl"]
+        return paths.map { path -> String in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "-" }
+            return "\(info.st_size):\(info.st_mtim.tv_sec):\(info.st_mtim.tv_nsec):\(info.st_ino)"
+        }.joined(separator: "|")
+    }
+
+    func describe(_ error: Error) -> String {
+        ErrorReport.describe(error, localizer: context.localizer).lines.joined(separator: " ")
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pm board` in a real terminal: tmux on a socket of its own, keys and SGR
+/// mouse sequences sent in, the screen and the board file checked after each step.
+@Suite(.serialized) struct BoardTmuxTests {
+    final class Session {
+        let socket = "pm-test-\(UUID().uuidString.prefix(8))"
+        let pm: PMBinary
+
+        init(pm: PMBinary, width: Int = 100, height: Int = 24, language: String = "en_US.UTF-8") throws {
+            self.pm = pm
+            var environment = pm.environment
+            environment["LANG"] = language
+            environment["TERM"] = "xterm-256color"
+            let variables = environment.map { "\($0.key)=\($0.value)" }.sorted()
+            let shell = (["env"] + variables + [PMBinary.path, "board"]).map { "'\($0)'" }.joined(separator: " ")
+            try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "\(shell); echo EXITED-$?; sleep 60"])
+        }
+
+        @discardableResult
+        func tmux(_ arguments: [String]) throws -> String {
+            // posix_spawn and waitpid, output to a file: the tmux server the
+            // first call starts keeps whatever it inherited open for good.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("pm-tmux-\(UUID().uuidString)").path
+            defer { unlink(file) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            let argv = ["tmux", "-L", socket] + arguments
+            var pointers = argv.map { strdup($0) } + [nil]
+            defer { for pointer in pointers { free(pointer) } }
+            var pid: pid_t = 0
+            guard posix_spawnp(&pid, "tmux", &actions, nil, &pointers, environ) == 0 else { return "" }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        }
+
+        var screen: String { (try? tmux(["capture-pane", "-p", "-t", "0"])) ?? "" }
+
+        func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
+        func raw(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
+
+        /// Waits up to `seconds` for the screen to satisfy `condition`.
+        func waitFor(_ seconds: Double = 3, _ condition: (String) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if condition(screen) { return true }
+                usleep(50_000)
+            }
+            return condition(screen)
+        }
+
+        /// Ends the tmux server and everything in it.
+        func close() {
+            let server = Int32(
+                ((try? tmux(["display-message", "-p", "#{pid}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines))
+            _ = try? tmux(["kill-server"])
+            if let server, server > 0 { kill(server, SIGKILL) }
+            unlink("/tmp/tmux-\(getuid())/\(socket)")
+        }
+    }
+
+    func state(_ pm: PMBinary, _ title: String) throws -> String? {
+        let list = try pm.run(["list", "--json"]).stdout
+        let tasks = try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]] ?? []
+        return tasks.first { $0["title"] as? String == title }?["state"] as? String
+    }
+
+    func board() throws -> PMBinary {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        try pm.run(["add", "Write the report", "--due", "2026-11-01"])
+        try pm.run(["add", "디자인 검토"])
+        try pm.run(["add", "Réunion d\u{2019}équipe"])
+        return pm
+    }
+
+    @Test func navigateMoveByKeyMenuAndMouseUndoRedoAndQuit() throws {
+        let pm = try board()
+        let session = try Session(pm: pm)
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("TODO (3)") && $0.contains("디자인 검토") }, "\(session.screen)")
+        try session.keys("Down")
+        try session.keys(">")
+        #expect(session.waitFor { $0.contains("DOING (1)") })
+        #expect(try state(pm, "디자인 검토") == "doing", "moved on disk")
+        // The move menu: Enter, then the column's number.
+        try session.keys("Left")
+        try session.keys("Enter")
+        #expect(session.waitFor { $0.contains("Move 'Write the report' to:") })
+        try session.keys("3")
+        #expect(session.waitFor { $0.contains("DONE (1)") })
+        #expect(try state(pm, "Write the report") == "done")
+        // Drag 'Réunion' (first card of TODO) onto DOING.
+        try session.raw("\u{1B}[<0;3;3M")
+        try session.raw("\u{1B}[<32;40;3M")
+        try session.raw("\u{1B}[<0;40;3m")
+        #expect(session.waitFor { $0.contains("TODO (0)") && $0.contains("DOING (2)") }, "\(session.screen)")
+        #expect(try state(pm, "Réunion d\u{2019}équipe") == "doing")
+        try session.keys("u")
+        #expect(session.waitFor { $0.contains("Undid") && $0.contains("TODO (1)") })
+        #expect(try state(pm, "Réunion d\u{2019}équipe") == "todo")
+        try session.keys("C-y")
+        #expect(session.waitFor { $0.contains("Redid") })
+        #expect(try state(pm, "Réunion d\u{2019}équipe") == "doing")
+        // Delete asks; No is the default.
+        try session.keys("d")
+        #expect(session.waitFor { $0.contains("Delete '") })
+        try session.keys("Enter")
+        #expect(session.waitFor { !$0.contains("Delete '") })
+        #expect(try pm.run(["list", "--json"]).stdout.contains("Réunion"))
+        try session.keys("q")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+    }
+
+    /// Another process's change shows up within 2 s; a resize redraws; Ctrl-C
+    /// and SIGTERM both leave the terminal restored (the shell's output is back).
+    @Test func liveChangesResizeAndEveryWayOutRestoresTheTerminal() throws {
+        let pm = try board()
+        let session = try Session(pm: pm, language: "ko_KR.UTF-8")
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("할 일 (3)") })
+        let list = try pm.run(["list", "--json"]).stdout
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])?.first?["id"] as? String)
+        try pm.run(["move", id, "done"])
+        #expect(session.waitFor(2.5) { $0.contains("완료 (1)") }, "another process's move within 2 s: \(session.screen)")
+        try session.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "20"])
+        #expect(
+            session.waitFor { screen in screen.split(separator: "\n").allSatisfy { $0.count <= 50 } && screen.contains("할 일 (2)")
+            })
+        try session.keys("C-c")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+
+        let second = try Session(pm: pm)
+        defer { second.close() }
+        #expect(second.waitFor { $0.contains("TODO (2)") })
+        let pane = try second.tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        // The board is a child of the pane's shell: find it and send SIGTERM.
+        let children = try String(contentsOfFile: "/proc/\(pane)/task/\(pane)/children", encoding: .utf8)
+        for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGTERM) }
+        #expect(second.waitFor { $0.contains("EXITED-0") && !$0.contains("TODO (2)") }, "\(second.screen)")
+        #expect(
+            try second.tmux(["display-message", "-p", "-t", "0", "#{alternate_on}"]).hasPrefix("0"),
+            "the alternate screen is left")
+    }
+}
