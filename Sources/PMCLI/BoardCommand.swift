@@ -22,8 +22,9 @@ struct BoardCommand: PMCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CLIError.message(context.localizer.string(.errorBoardNeedsTerminal), .usage)
         }
-        let renderer = BoardRenderer(
+        var renderer = BoardRenderer(
             localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
+        renderer.checkDue = LiveBoard.checkDue(context)
         let driver = TerminalDriver(source: LiveBoard(context: context), renderer: renderer)
         do {
             try driver.run()
@@ -65,10 +66,46 @@ final class LiveBoard: BoardSource {
             let event = try context.undoOrRedo(redo: redo)
             let sentence = HistoryView(localizer: l, style: context.style(color: false)).sentence(event)
             return l.string(redo ? .messageRedone : .messageUndone, .text(sentence))
-        case .openAdd, .openEdit:
-            return l.string(.boardFormsComing)
+        case .openEdit:
+            return ""
+        case .save(let form):
+            return try save(form)
         case .quit:
             return ""
+        }
+    }
+
+    /// Saves the form: a new card, or only the fields that changed (a
+    /// colleague's change to another field meanwhile is kept).
+    private func save(_ form: TaskForm) throws -> String {
+        let env = context.environment
+        let l = context.localizer
+        let due = form.due.trimmingCharacters(in: .whitespaces)
+        guard let id = form.task else {
+            let deadline = due.isEmpty ? nil : try context.parseDate(due)
+            let task = try context.change { board in
+                try board.add(
+                    title: form.title, body: form.body, due: deadline, id: env.makeID(), eventID: env.makeID(), by: env.user,
+                    at: context.now)
+            }
+            return l.string(.messageAdded, context.shown(task.title))
+        }
+        var edit = Board.Edit()
+        if form.title != form.original[0] { edit.title = form.title }
+        if form.body != form.original[1] { edit.body = form.body }
+        if form.due != form.original[2] { edit.due = .some(due.isEmpty ? nil : try context.parseDate(due)) }
+        let task = try context.change { board in try board.edit(id, edit, eventID: env.makeID(), by: env.user, at: context.now) }
+        return l.string(.messageEdited, context.shown(task.title))
+    }
+
+    /// What a typed deadline means, or why it is not a date.
+    static func checkDue(_ context: ProcessContext) -> @Sendable (String) -> (valid: Bool, text: String) {
+        let localizer = context.localizer
+        let style = context.style(color: false)
+        nonisolated(unsafe) let context = context
+        return { text in
+            guard let date = try? context.parseDate(text) else { return (false, localizer.string(.boardFormBadDue)) }
+            return (true, localizer.string(.boardFormDueMeans, .text(style.date(date))))
         }
     }
 

@@ -233,7 +233,18 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardHelpTitle = "board.helpTitle"
     case helpCommandBoard = "help.command.board"
     case errorBoardNeedsTerminal = "error.boardNeedsTerminal"
-    case boardFormsComing = "board.formsComing"
+    case boardFormAddTitle = "board.form.addTitle"
+    case boardFormEditTitle = "board.form.editTitle"
+    case boardFormTitle = "board.form.title"
+    case boardFormBody = "board.form.body"
+    case boardFormDue = "board.form.due"
+    case boardFormHint = "board.form.hint"
+    case boardFormBodyHint = "board.form.bodyHint"
+    case boardFormDiscard = "board.form.discard"
+    case boardFormChangedUnderneath = "board.form.changedUnderneath"
+    case boardFormDueMeans = "board.form.dueMeans"
+    case boardFormBadDue = "board.form.badDue"
+    case messageAdded = "message.added"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

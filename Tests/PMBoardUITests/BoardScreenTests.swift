@@ -171,7 +171,59 @@ import Testing
         _ = state.reduce(.escape)
         #expect(state.reduce(.character("q")) == [.quit])
         #expect(state.reduce(.paste("q")).isEmpty, "pasted text is never a command")
-        #expect(state.reduce(.character("a")) == [.openAdd])
         #expect(state.reduce(.character("e")) == [.openEdit(a)])
+        #expect(state.reduce(.character("a")).isEmpty && state.mode == .form(TaskForm()), "add opens an empty form")
+    }
+}
+
+@Suite struct TaskFormTests {
+    func typed(_ text: String, into form: inout TaskForm) {
+        for character in text { _ = form.reduce(.character(character)) }
+    }
+
+    @Test func typingEditingAndTheCaret() {
+        var form = TaskForm()
+        typed("회의 준비", into: &form)
+        #expect(form.title == "회의 준비" && form.caret == 5)
+        _ = form.reduce(.left)
+        _ = form.reduce(.left)
+        _ = form.reduce(.backspace)
+        #expect(form.title == "회의준비" && form.caret == 2, "Hangul syllables are one character each")
+        _ = form.reduce(.home)
+        typed("★", into: &form)
+        #expect(form.title == "★회의준비")
+        _ = form.reduce(.end)
+        _ = form.reduce(.delete)
+        #expect(form.title == "★회의준비")
+        _ = form.reduce(.paste("a\nb"))
+        #expect(form.title == "★회의준비a b", "a title stays one line")
+    }
+
+    @Test func fieldsBodyLinesAndSaving() {
+        var form = TaskForm()
+        typed("Title", into: &form)
+        _ = form.reduce(.tab)
+        #expect(form.focus == .body)
+        typed("one", into: &form)
+        #expect(form.reduce(.enter) == nil, "Enter in the body is a new line")
+        typed("two", into: &form)
+        #expect(form.body == "one\ntwo")
+        _ = form.reduce(.tab)
+        typed("demain", into: &form)
+        #expect(form.due == "demain")
+        #expect(form.reduce(.enter) == .save)
+        _ = form.reduce(.backTab)
+        #expect(form.focus == .body && form.reduce(.control("s")) == .save)
+    }
+
+    @Test func escapeAsksBeforeLosingAChange() {
+        var clean = TaskForm(title: "Same")
+        #expect(clean.reduce(.escape) == .close, "nothing changed: it just closes")
+        var form = TaskForm(title: "Before")
+        typed("!", into: &form)
+        #expect(form.reduce(.escape) == nil && form.confirmingDiscard)
+        #expect(form.reduce(.character("n")) == nil && !form.confirmingDiscard && form.title == "Before!", "keeps editing")
+        _ = form.reduce(.escape)
+        #expect(form.reduce(.character("ㅛ")) == .close, "y, or its jamo, discards")
     }
 }

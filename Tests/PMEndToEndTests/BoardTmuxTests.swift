@@ -154,4 +154,53 @@ import Testing
             try second.tmux(["display-message", "-p", "-t", "0", "#{alternate_on}"]).hasPrefix("0"),
             "the alternate screen is left")
     }
+
+    /// The form: add with a Korean title and a French `demain` deadline
+    /// (checked as typed), the real cursor at the caret, then edit and delete.
+    @Test func addWithAKoreanTitleAndDemainThenEditAndDelete() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        try pm.run(["add", "Existante"])
+        let session = try Session(pm: pm, language: "fr_FR.UTF-8")
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("À FAIRE (1)") })
+        try session.keys("a")
+        #expect(session.waitFor { $0.contains("Nouvelle carte") })
+        try session.raw("회의 준비")
+        let cursor = {
+            (try? session.tmux(["display-message", "-p", "-t", "0", "#{cursor_x}"]))?.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+        let afterTitle = Int(cursor() ?? "") ?? -1
+        try session.keys("Left")
+        #expect(
+            session.waitFor { _ in Int(cursor() ?? "") == afterTitle - 2 }, "the caret moves by one Hangul syllable (two cells)")
+        try session.keys("End", "Tab")
+        try session.raw("notes")
+        try session.keys("Tab")
+        try session.raw("demani")
+        #expect(session.waitFor { $0.contains("Pas une date") }, "checked as typed: \(session.screen)")
+        try session.keys("BSpace", "BSpace")
+        try session.raw("in")
+        #expect(session.waitFor { $0.contains("→ 22 nov. 2026") }, "\(session.screen)")
+        try session.keys("Enter")
+        #expect(session.waitFor { $0.contains("ajoutée") && $0.contains("À FAIRE (2)") }, "\(session.screen)")
+        let added = try pm.run(["list", "--json"]).stdout
+        #expect(
+            added.contains("\"title\": \"회의 준비\"") && added.contains("\"due\": \"2026-11-22\"") && added.contains("notes"),
+            "\(added)")
+        // Edit the new card (selected once added): its title only.
+        try session.keys("e")
+        #expect(session.waitFor { $0.contains("Modifier « 회의 준비 »") })
+        try session.keys("BSpace", "BSpace")
+        try session.raw("회의")
+        try session.keys("Escape")
+        #expect(session.waitFor { $0.contains("Abandonner vos modifications") }, "Esc asks before losing a change")
+        try session.keys("n", "Enter")
+        #expect(
+            session.waitFor { $0.contains("modifiée") || $0.contains("Modifié") || $0.contains("회의 회의") }, "\(session.screen)")
+        #expect(try pm.run(["list", "--json"]).stdout.contains("회의 회의"))
+        try session.keys("d", "y")
+        #expect(session.waitFor { $0.contains("À FAIRE (1)") })
+        #expect(!(try pm.run(["list", "--json"]).stdout.contains("회의")))
+    }
 }

@@ -81,6 +81,10 @@ public struct BoardRenderer {
     public var formatLocale: String
     public var today: CivilDate
 
+    /// Checks a typed deadline as it is typed: what date it means (in the
+    /// reader's format), or why it is not one. Nil: not checked.
+    public var checkDue: (@Sendable (String) -> (valid: Bool, text: String))?
+
     /// The narrowest a column may be before the board shows one at a time.
     public static let minimumColumnWidth = 22
 
@@ -136,6 +140,8 @@ public struct BoardRenderer {
             drawHelp(into: &screen)
         case .history:
             break
+        case .form(let form):
+            drawForm(form, tasks: tasks, into: &screen)
         }
         return screen
     }
@@ -318,6 +324,85 @@ public struct BoardRenderer {
             let text = TerminalCells.truncate(line, toWidth: inner - 2)
             screen.write(text, x: left + 2, y: top + 3 + index, look: index == chosen ? [.reverse] : [])
         }
+    }
+
+    /// The form over the board: labelled fields, the body on several lines,
+    /// the deadline checked as typed, and the real cursor at the caret (so
+    /// input methods and screen readers follow it).
+    private func drawForm(_ form: TaskForm, tasks: [TaskID: BoardTask], into screen: inout Screen) {
+        let inner = max(10, min(screen.width - 4, 70))
+        let bodyLines = 4
+        let height = min(screen.height, 11 + bodyLines)
+        let left = max(0, (screen.width - inner - 2) / 2)
+        let top = max(0, (screen.height - height) / 2)
+        screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
+        for row in 1..<(height - 1) { screen.write("│" + String(repeating: " ", count: inner) + "│", x: left, y: top + row) }
+        screen.write("└" + String(repeating: "─", count: inner) + "┘", x: left, y: top + height - 1)
+        let heading =
+            form.task.map { id in localizer.string(.boardFormEditTitle, .text(TextSafety.escaped(tasks[id]?.title ?? ""))) }
+            ?? localizer.string(.boardFormAddTitle)
+        screen.write(TerminalCells.truncate(heading, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
+        let labels = [localizer.string(.boardFormTitle), localizer.string(.boardFormBody), localizer.string(.boardFormDue)]
+        let labelWidth = labels.map { TerminalCells.width(of: $0) }.max() ?? 0
+        let fieldX = left + 2 + labelWidth + 2
+        let fieldWidth = max(4, left + inner - fieldX)
+        let rows: [TaskForm.Field: Int] = [.title: top + 3, .body: top + 5, .due: top + 6 + bodyLines]
+        for field in TaskForm.Field.allCases {
+            let y = rows[field] ?? top
+            let focused = form.focus == field
+            screen.write(labels[field.rawValue], x: left + 2, y: y, look: focused ? [.bold] : [.dim])
+            let text = [form.title, form.body, form.due][field.rawValue]
+            let lines = field == .body ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
+            // The caret's line and column in the field.
+            var caretLine = 0
+            var caretColumn = focused ? form.caret : 0
+            if field == .body, focused {
+                var remaining = form.caret
+                for (number, line) in lines.enumerated() {
+                    if remaining <= line.count {
+                        caretLine = number
+                        caretColumn = remaining
+                        break
+                    }
+                    remaining -= line.count + 1
+                }
+            }
+            let firstLine = max(0, caretLine - (field == .body ? bodyLines - 1 : 0))
+            for (offset, line) in lines.dropFirst(firstLine).prefix(field == .body ? bodyLines : 1).enumerated() {
+                let shown = TextSafety.escaped(line)
+                // Scroll a long line so the caret stays in view.
+                let before = String(shown.prefix(focused && offset + firstLine == caretLine ? caretColumn : 0))
+                var start = 0
+                while TerminalCells.width(of: String(Array(before).dropFirst(start))) >= fieldWidth { start += 1 }
+                let visible = String(Array(shown).dropFirst(start))
+                screen.write(visible, x: fieldX, y: y + offset, look: focused ? [.reverse] : [], limit: fieldWidth)
+                if focused { screen.paint(x: fieldX, y: y + offset, count: fieldWidth, look: .reverse) }
+                if focused, offset + firstLine == caretLine {
+                    screen.cursor = (fieldX + TerminalCells.width(of: String(Array(before).dropFirst(start))), y + offset)
+                }
+            }
+            if lines.isEmpty || (focused && text.isEmpty) {
+                if focused {
+                    screen.paint(x: fieldX, y: y, count: fieldWidth, look: .reverse)
+                    screen.cursor = (fieldX, y)
+                }
+            }
+        }
+        // The deadline, checked as typed.
+        let dueY = (rows[.due] ?? top) + 1
+        if !form.due.trimmingCharacters(in: .whitespaces).isEmpty, let checkDue {
+            let (valid, text) = checkDue(form.due)
+            screen.write(TerminalCells.truncate(text, toWidth: fieldWidth), x: fieldX, y: dueY, look: valid ? [.dim] : [.red])
+        }
+        let note: (String, ScreenCell.Look)
+        if form.confirmingDiscard {
+            note = (localizer.string(.boardFormDiscard), [.bold, .red])
+        } else if form.changedUnderneath {
+            note = (localizer.string(.boardFormChangedUnderneath), [.red])
+        } else {
+            note = (localizer.string(form.focus == .body ? .boardFormBodyHint : .boardFormHint), [.dim])
+        }
+        screen.write(TerminalCells.truncate(note.0, toWidth: inner - 2), x: left + 2, y: top + height - 2, look: note.1)
     }
 
     private func drawHelp(into screen: inout Screen) {

@@ -15,6 +15,8 @@ public struct BoardScreen: Equatable, Sendable {
         case confirmDelete(task: TaskID, yes: Bool)
         case help
         case history
+        /// The add or edit form.
+        case form(TaskForm)
     }
 
     /// Why a key did nothing: said in the status line (a dimmed key says why when pressed).
@@ -27,8 +29,9 @@ public struct BoardScreen: Equatable, Sendable {
         case move(TaskID, to: TaskState)
         case delete(TaskID)
         case undo, redo
-        case openAdd
         case openEdit(TaskID)
+        /// Save the form (the driver closes it with ``closeForm()`` once saved).
+        case save(TaskForm)
         case quit
     }
 
@@ -77,6 +80,15 @@ public struct BoardScreen: Equatable, Sendable {
         case .board: return reduceBoard(key)
         case .moveMenu(let task, let choices, let chosen): return reduceMenu(key, task: task, choices: choices, chosen: chosen)
         case .confirmDelete(let task, let yes): return reduceConfirm(key, task: task, yes: yes)
+        case .form(var form):
+            switch form.reduce(key) {
+            case .close?: mode = .board
+            case .save?:
+                mode = .form(form)
+                return [.save(form)]
+            case nil: mode = .form(form)
+            }
+            return []
         case .help, .history:
             if key == .escape || KeyMap.action(for: key) == .quit || KeyMap.action(for: key) == .help
                 || (mode == .history && KeyMap.action(for: key) == .history)
@@ -116,7 +128,7 @@ public struct BoardScreen: Equatable, Sendable {
             }
             let choices = TaskState.allCases.enumerated().filter { $0.offset != column }.map(\.element)
             mode = .moveMenu(task: task, choices: choices, chosen: 0)
-        case .add: return [.openAdd]
+        case .add: mode = .form(TaskForm())
         case .edit:
             guard let task = selected else {
                 notice = .nothingSelected
@@ -196,6 +208,21 @@ public struct BoardScreen: Equatable, Sendable {
     /// Mouse: a click selects the card under it (the driver maps rows and
     /// columns of the screen to cards and calls ``select(task:)``).
     private mutating func mouse(_ event: MouseEvent) -> [Effect] { [] }
+
+    /// Opens the edit form on `task` (the driver has its fields).
+    public mutating func openForm(_ form: TaskForm) { mode = .form(form) }
+
+    /// The form was saved: back to the board.
+    public mutating func closeForm() {
+        if case .form = mode { mode = .board }
+    }
+
+    /// The task a form is open on changed on disk: the form says so.
+    public mutating func markFormChanged(if changed: (TaskID) -> Bool) {
+        guard case .form(var form) = mode, let task = form.task, changed(task) else { return }
+        form.changedUnderneath = true
+        mode = .form(form)
+    }
 
     /// Selects a task by id (a click, or a card found by the driver).
     public mutating func select(task: TaskID) {

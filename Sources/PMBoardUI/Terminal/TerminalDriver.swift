@@ -75,13 +75,32 @@ public final class TerminalDriver {
             for key in keys {
                 if case .mouse(let event) = key { handleMouse(event) }
                 for effect in state.reduce(key) {
-                    if effect == .quit { return }
+                    switch effect {
+                    case .quit: return
+                    case .openEdit(let id):
+                        guard let task = tasks[id] else { continue }
+                        formTask = task
+                        state.openForm(TaskForm(task: id, title: task.title, body: task.body, due: task.due?.description ?? ""))
+                        continue
+                    default: break
+                    }
+                    let known = Set(tasks.keys)
                     do {
                         message = try source.perform(effect)
+                        if case .save = effect {
+                            state.closeForm()
+                            formTask = nil
+                        }
                     } catch {
                         message = source.describe(error)
                     }
                     try? reload()
+                    // A card just added is selected, as the apps did.
+                    if case .save(let form) = effect, form.task == nil,
+                        let added = tasks.keys.first(where: { !known.contains($0) })
+                    {
+                        state.select(task: added)
+                    }
                 }
             }
             // Live: another process or a sync changed the board.
@@ -90,11 +109,15 @@ public final class TerminalDriver {
         }
     }
 
+    /// The task an edit form opened on, as it was: a change on disk is said in the form.
+    private var formTask: BoardTask?
+
     private func reload() throws {
         let loaded = try source.load()
         tasks = Dictionary(loaded.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         let columns = TaskState.allCases.map { state in loaded.tasks.filter { $0.state == state }.map(\.id) }
         state.refresh(columns: columns, canUndo: loaded.canUndo, canRedo: loaded.canRedo, undoBlocked: loaded.undoBlocked)
+        if let formTask { state.markFormChanged { id in id == formTask.id && tasks[id] != formTask } }
         fingerprint = source.fingerprint()
     }
 
