@@ -109,6 +109,11 @@ final class LiveBoard: BoardSource {
         }
     }
 
+    func history(task: TaskID?, limit: Int) -> [String] {
+        guard let events = try? context.store().recentHistory(limit: max(1, limit), task: task?.rawValue) else { return [] }
+        return HistoryView(localizer: context.localizer, style: context.style(color: false)).lines(events)
+    }
+
     func status() -> String {
         List.syncSummary(context, style: context.style(color: false)) ?? ""
     }

@@ -245,6 +245,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardFormDueMeans = "board.form.dueMeans"
     case boardFormBadDue = "board.form.badDue"
     case messageAdded = "message.added"
+    case boardHistoryTitle = "board.historyTitle"
+    case boardHistoryTask = "board.historyTask"
+    case boardHistoryHint = "board.historyHint"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

@@ -112,6 +112,13 @@ import Testing
         try session.keys("C-y")
         #expect(session.waitFor { $0.contains("Redid") })
         #expect(try state(pm, "Réunion d\u{2019}équipe") == "doing")
+        // The history panel: the board's, then the selected card's own.
+        try session.keys("t")
+        #expect(session.waitFor { $0.contains("History, newest first") && $0.contains("Redid: Moved") }, "\(session.screen)")
+        try session.keys("Tab")
+        #expect(session.waitFor { $0.contains("History of 'Réunion") && !$0.contains("Write the report") }, "\(session.screen)")
+        try session.keys("Escape")
+        #expect(session.waitFor { $0.contains("DOING (2)") && !$0.contains("History") })
         // Delete asks; No is the default.
         try session.keys("d")
         #expect(session.waitFor { $0.contains("Delete '") })

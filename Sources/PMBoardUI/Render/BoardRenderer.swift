@@ -96,9 +96,9 @@ public struct BoardRenderer {
 
     /// The screen for `state`, with `tasks` by id and `status` (the sync
     /// state, from the caller) on the status line.
-    public func render(_ state: BoardScreen, tasks: [TaskID: BoardTask], width: Int, height: Int, status: String = "")
-        -> Screen
-    {
+    public func render(
+        _ state: BoardScreen, tasks: [TaskID: BoardTask], width: Int, height: Int, status: String = "", history: [String] = []
+    ) -> Screen {
         var screen = Screen(width: width, height: height)
         let deadlines = DeadlineFormatter(locale: formatLocale, localizer: localizer)
         let body = max(1, screen.height - 4)
@@ -138,8 +138,8 @@ public struct BoardRenderer {
                 into: &screen)
         case .help:
             drawHelp(into: &screen)
-        case .history:
-            break
+        case .history(let task):
+            drawHistory(history, task: task.flatMap { tasks[$0] }, into: &screen)
         case .form(let form):
             drawForm(form, tasks: tasks, into: &screen)
         }
@@ -403,6 +403,22 @@ public struct BoardRenderer {
             note = (localizer.string(form.focus == .body ? .boardFormBodyHint : .boardFormHint), [.dim])
         }
         screen.write(TerminalCells.truncate(note.0, toWidth: inner - 2), x: left + 2, y: top + height - 2, look: note.1)
+    }
+
+    /// The history panel: newest first, in the reader's language.
+    private func drawHistory(_ lines: [String], task: BoardTask?, into screen: inout Screen) {
+        for row in 0..<screen.height { screen.write(String(repeating: " ", count: screen.width), x: 0, y: row) }
+        let title =
+            task.map { localizer.string(.boardHistoryTask, .text(TextSafety.escaped($0.title))) }
+            ?? localizer.string(.boardHistoryTitle)
+        screen.write(TerminalCells.truncate(title, toWidth: screen.width - 2), x: 1, y: 0, look: [.bold])
+        if lines.isEmpty { screen.write(localizer.string(.historyEmpty), x: 1, y: 2, look: [.dim]) }
+        for (index, line) in lines.enumerated() where index + 2 < screen.height - 1 {
+            screen.write(TerminalCells.truncate(line, toWidth: screen.width - 2), x: 1, y: index + 2)
+        }
+        screen.write(
+            TerminalCells.truncate(localizer.string(.boardHistoryHint), toWidth: screen.width), x: 0, y: screen.height - 1,
+            look: [.dim])
     }
 
     private func drawHelp(into screen: inout Screen) {

@@ -14,7 +14,8 @@ public struct BoardScreen: Equatable, Sendable {
         /// Delete asks first; No is the default.
         case confirmDelete(task: TaskID, yes: Bool)
         case help
-        case history
+        /// The history panel: the board's, or one task's (Tab switches).
+        case history(task: TaskID?)
         /// The add or edit form.
         case form(TaskForm)
     }
@@ -89,12 +90,15 @@ public struct BoardScreen: Equatable, Sendable {
             case nil: mode = .form(form)
             }
             return []
-        case .help, .history:
-            if key == .escape || KeyMap.action(for: key) == .quit || KeyMap.action(for: key) == .help
-                || (mode == .history && KeyMap.action(for: key) == .history)
-            {
+        case .history(let task):
+            if key == .tab || key == .backTab {
+                mode = .history(task: task == nil ? selected : nil)
+            } else if key == .escape || KeyMap.action(for: key) == .quit || KeyMap.action(for: key) == .history {
                 mode = .board
             }
+            return []
+        case .help:
+            if key == .escape || KeyMap.action(for: key) == .quit || KeyMap.action(for: key) == .help { mode = .board }
             return []
         }
     }
@@ -153,7 +157,7 @@ public struct BoardScreen: Equatable, Sendable {
                 return []
             }
             return [.redo]
-        case .history: mode = .history
+        case .history: mode = .history(task: nil)
         case .help: mode = .help
         case .quit: return [.quit]
         }

@@ -18,6 +18,8 @@ public protocol BoardSource: AnyObject {
     func fingerprint() -> String
     /// A message for an error, in the reader's language.
     func describe(_ error: Error) -> String
+    /// History lines, newest first, in the reader's language: the board's, or one task's.
+    func history(task: TaskID?, limit: Int) -> [String]
 }
 
 /// The thin part that touches the terminal (DESIGN.md §11): raw mode, the
@@ -176,7 +178,9 @@ public final class TerminalDriver {
     private func draw() {
         let (width, height) = Self.size()
         let status = message.isEmpty ? source.status() : message
-        let screen = renderer.render(state, tasks: tasks, width: width, height: height, status: status)
+        var history: [String] = []
+        if case .history(let task) = state.mode { history = source.history(task: task, limit: height) }
+        let screen = renderer.render(state, tasks: tasks, width: width, height: height, status: status, history: history)
         var out = ""
         for (y, row) in screen.rows.enumerated() {
             // Only rows that changed are written.
