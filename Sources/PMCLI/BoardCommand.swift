@@ -35,10 +35,38 @@ struct BoardCommand: PMCommand {
 }
 
 /// The board on disk, for the interactive board.
-final class LiveBoard: BoardSource {
+final class LiveBoard: BoardSource, @unchecked Sendable {
     let context: ProcessContext
+    /// Background sync (a remote set): one at a time, every interval and after a change here.
+    private let lock = NSLock()
+    private var syncing = false
+    private var lastSync = Date.distantPast
+    private var syncedFingerprint = ""
+    private let interval = Double(ProcessContext.variables["PM_SYNC_INTERVAL"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 30
 
     init(context: ProcessContext) { self.context = context }
+
+    func tick() {
+        guard let remote = try? context.syncState().load().remote else { return }
+        let now = Date()
+        let current = fingerprint()
+        let start = lock.withLock { () -> Bool in
+            guard !syncing, now.timeIntervalSince(lastSync) >= interval || current != syncedFingerprint else { return false }
+            syncing = true
+            lastSync = now
+            return true
+        }
+        guard start else { return }
+        let syncer = context.syncer(context.remoteTarget(remote))
+        DispatchQueue.global().async { [self] in
+            _ = try? syncer.sync()
+            let after = fingerprint()
+            lock.withLock {
+                syncing = false
+                syncedFingerprint = after
+            }
+        }
+    }
 
     func load() throws -> (tasks: [BoardTask], canUndo: Bool, canRedo: Bool, undoBlocked: Bool) {
         let board = try context.loadBoard()
@@ -115,7 +143,8 @@ final class LiveBoard: BoardSource {
     }
 
     func status() -> String {
-        List.syncSummary(context, style: context.style(color: false)) ?? ""
+        let summary = List.syncSummary(context, style: context.style(color: false)) ?? ""
+        return lock.withLock { syncing } ? context.localizer.string(.boardSyncing) + " " + summary : summary
     }
 
     func fingerprint() -> String {

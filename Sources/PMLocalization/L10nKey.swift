@@ -248,6 +248,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardHistoryTitle = "board.historyTitle"
     case boardHistoryTask = "board.historyTask"
     case boardHistoryHint = "board.historyHint"
+    case boardSyncing = "board.syncing"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

@@ -12,9 +12,11 @@ import Testing
         let socket = "pm-test-\(UUID().uuidString.prefix(8))"
         let pm: PMBinary
 
-        init(pm: PMBinary, width: Int = 100, height: Int = 24, language: String = "en_US.UTF-8") throws {
+        init(
+            pm: PMBinary, width: Int = 100, height: Int = 24, language: String = "en_US.UTF-8", extra: [String: String] = [:]
+        ) throws {
             self.pm = pm
-            var environment = pm.environment
+            var environment = pm.environment.merging(extra) { _, new in new }
             environment["LANG"] = language
             environment["TERM"] = "xterm-256color"
             let variables = environment.map { "\($0.key)=\($0.value)" }.sorted()
@@ -209,5 +211,36 @@ import Testing
         try session.keys("d", "y")
         #expect(session.waitFor { $0.contains("À FAIRE (1)") })
         #expect(!(try pm.run(["list", "--json"]).stdout.contains("회의")))
+    }
+
+    /// A remote set: the board syncs in the background, so a colleague's
+    /// card appears without a key pressed, and a card added here reaches them.
+    @Test func theBoardSyncsInTheBackground() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let colleague = ["--board", pm.home.file("colleague/board.json")]
+        let them = ["PM_USER": "camille"]
+        try pm.run(["remote", "add", share])
+        try pm.run(["remote", "add", share] + colleague, them)
+        try pm.run(["add", "Mine"])
+        try pm.run(["sync"])
+        try pm.run(["sync"] + colleague, them)
+        let session = try Session(pm: pm, extra: ["PM_SYNC_INTERVAL": "0.5"])
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("TODO (1)") })
+        try pm.run(["add", "From Camille"] + colleague, them)
+        try pm.run(["sync"] + colleague, them)
+        #expect(session.waitFor(4) { $0.contains("From Camille") }, "\(session.screen)")
+        try session.keys("a")
+        try session.raw("From the board")
+        try session.keys("Enter")
+        var arrived = false
+        for _ in 0..<40 where !arrived {
+            usleep(100_000)
+            try pm.run(["sync"] + colleague, them)
+            arrived = try pm.run(["list", "--json"] + colleague, them).stdout.contains("From the board")
+        }
+        #expect(arrived, "a card added on the board reached the colleague through the background sync")
     }
 }

@@ -20,6 +20,8 @@ public protocol BoardSource: AnyObject {
     func describe(_ error: Error) -> String
     /// History lines, newest first, in the reader's language: the board's, or one task's.
     func history(task: TaskID?, limit: Int) -> [String]
+    /// Called every turn of the loop: background work (sync with the remote).
+    func tick()
 }
 
 /// The thin part that touches the terminal (DESIGN.md §11): raw mode, the
@@ -106,6 +108,7 @@ public final class TerminalDriver {
                 }
             }
             // Live: another process or a sync changed the board.
+            source.tick()
             if source.fingerprint() != fingerprint { try? reload() }
             draw()
         }
