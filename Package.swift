@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "PMSync", dependencies: ["PMCore"]),
         // The interactive board: pure state, reducer and rendering; the
         // terminal driver is the only part that touches the terminal.
-        .target(name: "PMBoardUI", dependencies: ["PMCore", "PMLocalization", "PMICU"]),
+        .target(name: "PMBoardUI", dependencies: ["PMCore", "PMLocalization", "PMICU"], swiftSettings: optimizedEvenInDebug),
         .target(
             name: "PMCLI",
             dependencies: [

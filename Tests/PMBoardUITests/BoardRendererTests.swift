@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import PMBoardUI
 import PMCore
@@ -74,5 +75,52 @@ import Testing
                 }
             }
         }
+    }
+}
+
+/// The interactive board at the size of a big team's board.
+@Suite struct BoardSpeedTests {
+    /// A key on a 10k-task board, to the screen repainted: at most 16 ms
+    /// (median of 30, in this build), and a redraw sends only the rows that changed.
+    @Test func aKeyOnATenThousandCardBoardRepaintsInAFrame() {
+        var tasks: [TaskID: BoardTask] = [:]
+        var columns: [[TaskID]] = [[], [], []]
+        for n in 0..<10_000 {
+            let id = TaskID(String(format: "%08x-0000-4000-8000-%012x", n, n))!
+            let state = TaskState.allCases[n % 3]
+            tasks[id] = BoardTask(
+                id: id, title: "Card number \(n) 회의 réunion", state: state,
+                due: n % 2 == 0 ? CivilDate(iso: "2026-12-0\(n % 9 + 1)") : nil, createdAt: "2026-11-01T09:00:00.000Z",
+                updatedAt: "2026-11-01T09:00:00.000Z")
+            columns[n % 3].append(id)
+        }
+        var state = BoardScreen(columns: columns)
+        for _ in 0..<2000 { _ = state.reduce(.down) }
+        let renderer = BoardRenderer(
+            localizer: Localizer(chain: LanguageChain(["ko"])), formatLocale: "ko_KR", today: CivilDate(iso: "2026-11-21")!)
+        var previous = renderer.render(state, tasks: tasks, width: 120, height: 40)
+        var times: [Double] = []
+        var changedRows: [Int] = []
+        for _ in 0..<30 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = state.reduce(.down)
+            let screen = renderer.render(state, tasks: tasks, width: 120, height: 40)
+            let update = screen.update(from: previous)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+            changedRows.append(
+                update.components(separatedBy: "\u{1B}[").filter { $0.hasSuffix(";1H") || $0.contains(";1H") }.count)
+            previous = screen
+        }
+        // From the top, without scrolling: only the two cards' rows change.
+        var top = BoardScreen(columns: columns)
+        let before = renderer.render(top, tasks: tasks, width: 120, height: 40)
+        _ = top.reduce(.down)
+        let rows =
+            renderer.render(top, tasks: tasks, width: 120, height: 40).update(from: before)
+            .components(separatedBy: ";1H").count - 1
+        #expect(rows > 0 && rows <= 4, "\(rows) rows sent for a selection that moved by one card")
+        let median = times.sorted()[times.count / 2]
+        #expect(median <= 16, "median \(median) ms")
+        #expect(changedRows.allSatisfy { $0 < 40 }, "only changed rows are sent: \(changedRows)")
     }
 }

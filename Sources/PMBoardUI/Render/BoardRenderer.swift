@@ -64,6 +64,34 @@ public struct Screen: Equatable, Sendable {
         for column in max(0, x)..<min(width, x + count) { rows[y][column].look.formUnion(look) }
     }
 
+    /// What to send the terminal to turn `previous` into this screen: only
+    /// the rows that changed (all of them when the size changed or there is none).
+    public func update(from previous: Screen?) -> String {
+        var out = ""
+        for (y, row) in rows.enumerated() {
+            if let previous, previous.width == width, previous.height == height, previous.rows[y] == row { continue }
+            out += "\u{1B}[\(y + 1);1H" + Self.ansi(row)
+        }
+        return out
+    }
+
+    static func ansi(_ row: [ScreenCell]) -> String {
+        var out = ""
+        var look: ScreenCell.Look = []
+        for cell in row {
+            if cell.look != look {
+                out += "\u{1B}[0m"
+                if cell.look.contains(.bold) { out += "\u{1B}[1m" }
+                if cell.look.contains(.dim) { out += "\u{1B}[2m" }
+                if cell.look.contains(.reverse) { out += "\u{1B}[7m" }
+                if cell.look.contains(.red) { out += "\u{1B}[31m" }
+                look = cell.look
+            }
+            out += cell.text
+        }
+        return out + "\u{1B}[0m"
+    }
+
     /// The screen as plain text, trailing blanks trimmed (golden files).
     public var plainText: String {
         rows.map { row in
@@ -168,9 +196,29 @@ public struct BoardRenderer {
         }
         screen.write(String(repeating: "─", count: width), x: x, y: 1, look: [.dim], limit: width)
         // Each card: its title, then its deadline and marks, one line each.
-        var cards: [[(String, ScreenCell.Look)]] = []
-        for id in state.columns[index] {
-            guard let task = tasks[id] else { continue }
+        // Only the cards on screen are formatted: a key costs the same on a
+        // board of ten cards or ten thousand.
+        let ids = state.columns[index].filter { tasks[$0] != nil }
+        if ids.isEmpty {
+            screen.write(localizer.string(.listEmptyColumn), x: x, y: 2, look: [.dim], limit: width)
+            return
+        }
+        func height(_ task: BoardTask) -> Int {
+            1 + (task.due == nil ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1) + (task.restored ? 1 : 0)
+        }
+        // Scroll so the selected card is in view.
+        var first = 0
+        if index == state.column {
+            var used = 0
+            for card in (0...min(state.row, ids.count - 1)).reversed() {
+                used += tasks[ids[card]].map(height) ?? 1
+                if used > body { break }
+                first = card
+            }
+        }
+        var y = 2
+        for position in first..<ids.count {
+            guard y + 1 <= 2 + body, let task = tasks[ids[position]] else { break }
             var lines = [(TextSafety.escaped(task.title), ScreenCell.Look())]
             if let due = task.due {
                 let overdue = task.isOverdue(today: today)
@@ -181,27 +229,8 @@ public struct BoardRenderer {
                 lines.append(("  " + localizer.string(.listConflict, .text(fields)), [.red]))
             }
             if task.restored { lines.append(("  " + localizer.string(.listRestored), [.red])) }
-            cards.append(lines)
-        }
-        if cards.isEmpty {
-            screen.write(localizer.string(.listEmptyColumn), x: x, y: 2, look: [.dim], limit: width)
-            return
-        }
-        // Scroll so the selected card is in view.
-        var first = 0
-        if index == state.column {
-            var used = 0
-            for card in (0...min(state.row, cards.count - 1)).reversed() {
-                used += cards[card].count
-                if used > body { break }
-                first = card
-            }
-        }
-        var y = 2
-        for (position, card) in cards.enumerated().dropFirst(first) {
-            guard y + 1 <= 2 + body else { break }
             let selected = index == state.column && position == state.row
-            for (number, (text, look)) in card.enumerated() where y < 2 + body {
+            for (number, (text, look)) in lines.enumerated() where y < 2 + body {
                 let prefix = number == 0 ? (selected ? "▌" : " ") : " "
                 let line = prefix + TerminalCells.truncate(text, toWidth: width - 1)
                 screen.write(line, x: x, y: y, look: selected ? look.union(.reverse) : look, limit: width)

@@ -184,12 +184,7 @@ public final class TerminalDriver {
         var history: [String] = []
         if case .history(let task) = state.mode { history = source.history(task: task, limit: height) }
         let screen = renderer.render(state, tasks: tasks, width: width, height: height, status: status, history: history)
-        var out = ""
-        for (y, row) in screen.rows.enumerated() {
-            // Only rows that changed are written.
-            if let shown, shown.width == screen.width, shown.height == screen.height, shown.rows[y] == row { continue }
-            out += "\u{1B}[\(y + 1);1H" + Self.ansi(row)
-        }
+        var out = screen.update(from: shown)
         if let cursor = screen.cursor {
             out += "\u{1B}[\(cursor.y + 1);\(cursor.x + 1)H\u{1B}[?25h"
         } else {
@@ -197,23 +192,6 @@ public final class TerminalDriver {
         }
         write(out)
         shown = screen
-    }
-
-    static func ansi(_ row: [ScreenCell]) -> String {
-        var out = ""
-        var look: ScreenCell.Look = []
-        for cell in row {
-            if cell.look != look {
-                out += "\u{1B}[0m"
-                if cell.look.contains(.bold) { out += "\u{1B}[1m" }
-                if cell.look.contains(.dim) { out += "\u{1B}[2m" }
-                if cell.look.contains(.reverse) { out += "\u{1B}[7m" }
-                if cell.look.contains(.red) { out += "\u{1B}[31m" }
-                look = cell.look
-            }
-            out += cell.text
-        }
-        return out + "\u{1B}[0m"
     }
 
     private func write(_ text: String) {
