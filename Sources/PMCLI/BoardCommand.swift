@@ -25,7 +25,8 @@ struct BoardCommand: PMCommand {
         var renderer = BoardRenderer(
             localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
         renderer.checkDue = LiveBoard.checkDue(context)
-        let driver = TerminalDriver(source: LiveBoard(context: context), renderer: renderer)
+        let driver = TerminalDriver(
+            source: LiveBoard(context: context), renderer: renderer, color: common.useColor(context))
         do {
             try driver.run()
         } catch TerminalError.notATerminal {

@@ -123,4 +123,13 @@ import Testing
         #expect(median <= 16, "median \(median) ms")
         #expect(changedRows.allSatisfy { $0 < 40 }, "only changed rows are sent: \(changedRows)")
     }
+
+    /// NO_COLOR: no red in what is sent; bold and reverse (not colours) stay.
+    @Test func noColorSendsNoRed() {
+        var screen = Screen(width: 20, height: 1)
+        screen.write("late", x: 0, y: 0, look: [.red, .bold])
+        #expect(screen.update(from: nil, color: true).contains("\u{1B}[31m"))
+        let plain = screen.update(from: nil, color: false)
+        #expect(!plain.contains("\u{1B}[31m") && plain.contains("\u{1B}[1m"))
+    }
 }

@@ -161,6 +161,14 @@ import Testing
         #expect(state.column == 2 && state.selected == nil, "gone: the place stays")
     }
 
+    @Test func theWheelScrollsTheSelection() {
+        var state = screen()
+        _ = state.reduce(.mouse(MouseEvent(kind: .wheelDown, x: 0, y: 0)))
+        #expect(state.selected == b)
+        _ = state.reduce(.mouse(MouseEvent(kind: .wheelUp, x: 0, y: 0)))
+        #expect(state.selected == a)
+    }
+
     @Test func panelsAndQuit() {
         var state = screen()
         _ = state.reduce(.character("?"))

@@ -66,16 +66,18 @@ public struct Screen: Equatable, Sendable {
 
     /// What to send the terminal to turn `previous` into this screen: only
     /// the rows that changed (all of them when the size changed or there is none).
-    public func update(from previous: Screen?) -> String {
+    /// - Parameter color: false under `NO_COLOR`: bold, dim and reverse
+    ///   stay (they are not colours), red goes (overdue is also said in words).
+    public func update(from previous: Screen?, color: Bool = true) -> String {
         var out = ""
         for (y, row) in rows.enumerated() {
             if let previous, previous.width == width, previous.height == height, previous.rows[y] == row { continue }
-            out += "\u{1B}[\(y + 1);1H" + Self.ansi(row)
+            out += "\u{1B}[\(y + 1);1H" + Self.ansi(row, color: color)
         }
         return out
     }
 
-    static func ansi(_ row: [ScreenCell]) -> String {
+    static func ansi(_ row: [ScreenCell], color: Bool) -> String {
         var out = ""
         var look: ScreenCell.Look = []
         for cell in row {
@@ -84,7 +86,7 @@ public struct Screen: Equatable, Sendable {
                 if cell.look.contains(.bold) { out += "\u{1B}[1m" }
                 if cell.look.contains(.dim) { out += "\u{1B}[2m" }
                 if cell.look.contains(.reverse) { out += "\u{1B}[7m" }
-                if cell.look.contains(.red) { out += "\u{1B}[31m" }
+                if color, cell.look.contains(.red) { out += "\u{1B}[31m" }
                 look = cell.look
             }
             out += cell.text

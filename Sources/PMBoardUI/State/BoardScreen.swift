@@ -211,7 +211,14 @@ public struct BoardScreen: Equatable, Sendable {
 
     /// Mouse: a click selects the card under it (the driver maps rows and
     /// columns of the screen to cards and calls ``select(task:)``).
-    private mutating func mouse(_ event: MouseEvent) -> [Effect] { [] }
+    private mutating func mouse(_ event: MouseEvent) -> [Effect] {
+        switch event.kind {
+        case .wheelUp: row = max(0, row - 1)
+        case .wheelDown: row = min(max(0, columns[column].count - 1), row + 1)
+        default: break
+        }
+        return []
+    }
 
     /// Opens the edit form on `task` (the driver has its fields).
     public mutating func openForm(_ form: TaskForm) { mode = .form(form) }

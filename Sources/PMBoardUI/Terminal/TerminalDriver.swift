@@ -40,9 +40,13 @@ public final class TerminalDriver {
     private var decoder = KeyDecoder()
     private var blocked = sigset_t()
 
-    public init(source: BoardSource, renderer: BoardRenderer) {
+    /// Whether red may be used (not under `NO_COLOR`).
+    let color: Bool
+
+    public init(source: BoardSource, renderer: BoardRenderer, color: Bool = true) {
         self.source = source
         self.renderer = renderer
+        self.color = color
     }
 
     /// Runs until the user quits or a signal ends it; the terminal is restored either way.
@@ -184,7 +188,7 @@ public final class TerminalDriver {
         var history: [String] = []
         if case .history(let task) = state.mode { history = source.history(task: task, limit: height) }
         let screen = renderer.render(state, tasks: tasks, width: width, height: height, status: status, history: history)
-        var out = screen.update(from: shown)
+        var out = screen.update(from: shown, color: color)
         if let cursor = screen.cursor {
             out += "\u{1B}[\(cursor.y + 1);\(cursor.x + 1)H\u{1B}[?25h"
         } else {
