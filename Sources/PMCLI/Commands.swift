@@ -12,7 +12,8 @@ public struct PM: ParsableCommand {
             version: "0.1.0",
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
-                BoardCommand.self, Merge.self, Sync.self, Remote.self, Status.self, Remind.self, Export.self, L10n.self,
+                Start.self, Done.self, BoardCommand.self, Merge.self, Sync.self, Remote.self, Status.self, Remind.self,
+                Export.self, L10n.self,
             ]
         )
     }
@@ -241,14 +242,41 @@ struct Move: PMCommand {
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        let env = context.environment
-        let target = try StateNames.parse(state, localizer: context.localizer)
+        try context.move(id, to: try StateNames.parse(state, localizer: context.localizer), json: common.json)
+    }
+}
+
+/// `pm start ID`: to DOING.
+struct Start: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandStart)) }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws { try context.move(id, to: .doing, json: common.json) }
+}
+
+/// `pm done ID`: to DONE.
+struct Done: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandDone)) }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws { try context.move(id, to: .done, json: common.json) }
+}
+
+extension ProcessContext {
+    /// Moves a task and says so (or that it was already there).
+    func move(_ id: String, to target: TaskState, json: Bool) throws {
+        let context = self
+        let env = environment
         let (before, after) = try context.change { board in
             let task = try TaskLookup.find(id, in: board)
             return try board.move(task.id, to: target, eventID: env.makeID(), by: env.user, at: context.now)
         }
         let l = context.localizer
-        if common.json {
+        if json {
             context.output.line(TaskJSON.object(after, today: env.today))
         } else if before.state == after.state {
             context.output.line(l.string(.messageAlreadyThere, context.shown(after.title), context.columnName(after.state)))

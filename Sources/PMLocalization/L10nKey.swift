@@ -249,6 +249,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardHistoryTask = "board.historyTask"
     case boardHistoryHint = "board.historyHint"
     case boardSyncing = "board.syncing"
+    case helpCommandStart = "help.command.start"
+    case helpCommandDone = "help.command.done"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

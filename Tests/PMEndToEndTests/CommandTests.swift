@@ -164,3 +164,20 @@ import Testing
         #expect(mixed.contains("TODO") && mixed.contains("20 nov. 2026 (overdue)"))
     }
 }
+
+extension CommandTests {
+    /// `pm start ID` and `pm done ID`: shortcuts for moving to DOING and DONE, in every language.
+    @Test func startAndDoneMoveTheTask() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Ship it"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let start = try pm.run(["start", id], ["LANG": "fr_FR.UTF-8"])
+        #expect(start.status == 0 && start.stdout.contains("EN COURS"), "\(start.stdout)\(start.stderr)")
+        let done = try pm.run(["done", id, "--json"])
+        #expect(done.status == 0 && done.stdout.contains("\"state\": \"done\""), "\(done.stdout)")
+        let again = try pm.run(["done", id], ["LANG": "ko_KR.UTF-8"])
+        #expect(again.status == 0 && again.stdout.contains("완료"), "already there: \(again.stdout)")
+        let history = try pm.run(["history", "--limit", "2"]).stdout
+        #expect(history.contains("from TODO to DOING") && history.contains("from DOING to DONE"), "\(history)")
+        #expect(try pm.run(["start", "0000"]).status == 1)
+    }
+}
