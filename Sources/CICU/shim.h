@@ -13,6 +13,7 @@
 #include <unicode/ucal.h>
 #include <unicode/upluralrules.h>
 #include <unicode/ucol.h>
+#include <unicode/usearch.h>
 #include <unicode/uloc.h>
 
 // MARK: Dates
@@ -79,6 +80,26 @@ static inline int32_t pm_ucol_strcoll_utf8(const UCollator *collator,
                                            const char *b, int32_t b_length,
                                            UErrorCode *status) {
     return (int32_t)ucol_strcollUTF8(collator, a, a_length, b, b_length, status);
+}
+
+/// Compares at the primary level only: case and accents do not count.
+static inline void pm_ucol_set_primary(UCollator *collator, UErrorCode *status) {
+    ucol_setAttribute(collator, UCOL_STRENGTH, UCOL_PRIMARY, status);
+}
+
+/// Whether `pattern` occurs in `text` by the collator's rules (1 or 0), or
+/// -1 when ICU refuses.
+static inline int32_t pm_usearch_contains(const UChar *pattern, int32_t pattern_length,
+                                          const UChar *text, int32_t text_length,
+                                          UCollator *collator) {
+    UErrorCode status = U_ZERO_ERROR;
+    UStringSearch *search = usearch_openFromCollator(pattern, pattern_length, text, text_length,
+                                                     collator, NULL, &status);
+    if (U_FAILURE(status) || search == NULL) { return -1; }
+    int32_t found = usearch_first(search, &status);
+    usearch_close(search);
+    if (U_FAILURE(status)) { return -1; }
+    return found == USEARCH_DONE ? 0 : 1;
 }
 
 // MARK: Character properties

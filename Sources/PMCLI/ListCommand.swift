@@ -17,6 +17,7 @@ struct List: PMCommand {
 
     @Option(name: .long, help: ArgumentHelp(help(.helpState))) var state: [String] = []
     @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder = .due
+    @Option(name: .long, help: ArgumentHelp(help(.helpGrep), valueName: "text")) var grep: String?
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
@@ -24,8 +25,19 @@ struct List: PMCommand {
         let board = try context.loadBoard()
         let today = context.environment.today
         let shown = TaskState.allCases.filter { states.contains($0) }
+        // --grep: the reader's collation at the primary level (case and accents ignored).
+        var matching = board.tasks
+        if let grep {
+            if let collator = ICUCollator.ignoringCaseAndAccents(locale: context.formatLocale) {
+                matching = matching.filter { collator.contains(grep, in: $0.title) || collator.contains(grep, in: $0.body) }
+            } else {
+                // No collator from ICU: still filter, ignoring case only.
+                let needle = grep.lowercased()
+                matching = matching.filter { $0.title.lowercased().contains(needle) || $0.body.lowercased().contains(needle) }
+            }
+        }
         let columns = shown.map { state in
-            BoardView.Column(state: state, tasks: sorted(board.tasks.filter { $0.state == state }, locale: context.formatLocale))
+            BoardView.Column(state: state, tasks: sorted(matching.filter { $0.state == state }, locale: context.formatLocale))
         }
         if common.json {
             context.output.line(TaskJSON.array(columns.flatMap(\.tasks), today: today))

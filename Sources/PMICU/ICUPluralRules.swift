@@ -36,6 +36,28 @@ public final class ICUCollator {
 
     deinit { pm_ucol_close(collator) }
 
+    /// A collator of `locale` that ignores case and accents (`pm list --grep`).
+    public static func ignoringCaseAndAccents(locale: String) -> ICUCollator? {
+        guard let collator = ICUCollator(locale: locale) else { return nil }
+        var status = U_ZERO_ERROR
+        pm_ucol_set_primary(collator.collator, &status)
+        return pm_u_success(status) == 1 ? collator : nil
+    }
+
+    /// Whether `pattern` occurs in `text` by this collator (an empty pattern always does).
+    public func contains(_ pattern: String, in text: String) -> Bool {
+        let needle = Array(pattern.utf16)
+        let haystack = Array(text.utf16)
+        guard !needle.isEmpty else { return true }
+        guard !haystack.isEmpty else { return false }
+        let found = needle.withUnsafeBufferPointer { p in
+            haystack.withUnsafeBufferPointer { t in
+                pm_usearch_contains(p.baseAddress, Int32(p.count), t.baseAddress, Int32(t.count), collator)
+            }
+        }
+        return found == 1
+    }
+
     /// Compares two strings: negative, zero or positive.
     public func compare(_ lhs: String, _ rhs: String) -> Int {
         var a = lhs

@@ -251,6 +251,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardSyncing = "board.syncing"
     case helpCommandStart = "help.command.start"
     case helpCommandDone = "help.command.done"
+    case helpGrep = "help.grep"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

@@ -181,3 +181,27 @@ extension CommandTests {
         #expect(try pm.run(["start", "0000"]).status == 1)
     }
 }
+
+extension CommandTests {
+    /// `pm list --grep TEXT`: title or body, case and accents ignored by the reader's collation.
+    @Test func listGrepIgnoresCaseAndAccents() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Réunion d\u{2019}équipe"])
+        try pm.run(["add", "Ta\u{302}che de\u{301}compose\u{301}e"])
+        try pm.run(["add", "디자인 회의", "--body", "notes"])
+        try pm.run(["add", "Write REPORT", "--body", "Numbers from FINANCE"])
+        func titles(_ arguments: [String], _ extra: [String: String] = [:]) throws -> [String] {
+            let run = try pm.run(["list", "--json"] + arguments, extra)
+            let tasks = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+            return tasks.compactMap { $0["title"] as? String }.sorted()
+        }
+        #expect(try titles(["--grep", "reunion"]) == ["Réunion d\u{2019}équipe"])
+        #expect(try titles(["--grep", "ÉQUIPE"], ["LANG": "fr_FR.UTF-8"]) == ["Réunion d\u{2019}équipe"])
+        #expect(try titles(["--grep", "tâche"]).count == 1, "decomposed accents match composed ones")
+        #expect(try titles(["--grep", "finance"]) == ["Write REPORT"], "the body counts")
+        #expect(try titles(["--grep", "회의"], ["LANG": "ko_KR.UTF-8"]) == ["디자인 회의"])
+        #expect(try titles(["--grep", "nothing like it"]).isEmpty)
+        let plain = try pm.run(["list", "--grep", "report"]).stdout
+        #expect(plain.contains("Write REPORT") && !plain.contains("Réunion") && plain.contains("1 task"), "\(plain)")
+    }
+}
