@@ -82,6 +82,8 @@ struct L10nCheck: ParsableCommand {
             case .unsupportedSpecifier(let specifier): return l.string(.l10nBadSpecifier, safe(key), safe(specifier))
             case .inconsistentPositions:
                 return l.string(.l10nBadSpecifier, safe(key), .text(l.string(.l10nInconsistentPositions)))
+            case .badGrammar(let fragment):
+                return l.string(.l10nBadGrammar, safe(key), safe(fragment), .text("%1$@을(를), %1$@(으)로, {de} %1$@"))
             }
         case .missingPlural(let key, let category, let language):
             return l.string(.l10nMissingPlural, safe(key), safe(category), safe(language))

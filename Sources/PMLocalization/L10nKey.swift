@@ -252,6 +252,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case helpCommandStart = "help.command.start"
     case helpCommandDone = "help.command.done"
     case helpGrep = "help.grep"
+    case l10nBadGrammar = "l10n.badGrammar"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

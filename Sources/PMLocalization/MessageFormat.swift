@@ -20,6 +20,10 @@ public struct MessageFormat: Sendable, Equatable {
     enum Piece: Sendable, Equatable {
         case literal(String)
         case placeholder(index: Int, type: PlaceholderType)
+        /// A Korean particle, in the form the preceding inserted word takes.
+        case particle(Grammar.Particle)
+        /// A French word elided before an inserted word opening with a vowel.
+        case elision(String)
     }
 
     /// Why a message cannot be used.
@@ -28,6 +32,9 @@ public struct MessageFormat: Sendable, Equatable {
         case unsupportedSpecifier(String)
         /// Two placeholders claim one position with different types, or a position is skipped.
         case inconsistentPositions
+        /// A particle or elision notation that is unknown, unclosed, or not
+        /// next to a placeholder (the fragment as written).
+        case badGrammar(String)
     }
 
     let pieces: [Piece]
@@ -100,6 +107,7 @@ public struct MessageFormat: Sendable, Equatable {
             pieces.append(.placeholder(index: index, type: type))
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
+        pieces = try Self.resolvingGrammar(pieces)
         let count = types.keys.max() ?? 0
         var signature: [PlaceholderType] = []
         for position in 0..<count {
@@ -110,6 +118,70 @@ public struct MessageFormat: Sendable, Equatable {
         self.signature = signature
     }
 
+    /// Splits particle and elision notations out of the literals, and throws
+    /// ``Problem/badGrammar(_:)`` for one that is malformed or misplaced.
+    private static func resolvingGrammar(_ pieces: [Piece]) throws -> [Piece] {
+        var result: [Piece] = []
+        for (offset, piece) in pieces.enumerated() {
+            guard case .literal(var text) = piece else {
+                result.append(piece)
+                continue
+            }
+            var before: [Piece] = []
+            if offset > 0, case .placeholder = pieces[offset - 1] {
+                // `'%1$@'을(를)`: closing marks, then the particle.
+                let marks = text.prefix { Grammar.closingMarks.contains($0) }
+                if let particle = Grammar.particle(startingAt: text.dropFirst(marks.count)) {
+                    if !marks.isEmpty { before.append(.literal(String(marks))) }
+                    before.append(.particle(particle))
+                    text = String(text.dropFirst(marks.count + particle.notation.count))
+                }
+            }
+            var after: [Piece] = []
+            if offset + 1 < pieces.count, case .placeholder = pieces[offset + 1],
+                let open = text.lastIndex(of: "{"), text.hasSuffix("} ")
+            {
+                let word = String(text[text.index(after: open)..<text.index(text.endIndex, offsetBy: -2)])
+                guard Grammar.elidable.contains(word.lowercased()) else { throw Problem.badGrammar("{\(word)}") }
+                after = [.elision(word)]
+                text = String(text[..<open])
+            }
+            try checkNoStrayNotation(text)
+            result += before
+            if !text.isEmpty { result.append(.literal(text)) }
+            result += after
+        }
+        return result
+    }
+
+    /// A notation left in plain text is one the localizer would print as is.
+    private static func checkNoStrayNotation(_ text: String) throws {
+        if let open = text.firstIndex(of: "{") {
+            throw Problem.badGrammar(String(text[open...].prefix(12)))
+        }
+        if text.contains("}") { throw Problem.badGrammar("}") }
+        // `(` glued to the word before it and opening on a particle syllable:
+        // a particle notation that is unknown, unclosed or not after a placeholder.
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() where character == "(" {
+            var run = index + 1
+            while run < characters.count, run - index <= 3,
+                characters[run].unicodeScalars.allSatisfy({ (0xAC00...0xD7A3).contains($0.value) })
+            {
+                run += 1
+            }
+            let syllables = characters[(index + 1)..<run]
+            guard (1...2).contains(syllables.count), syllables.allSatisfy(particleSyllables.contains) else { continue }
+            let glued = index == 0 || !characters[index - 1].isWhitespace
+            if glued {
+                let start = max(0, index - 2)
+                throw Problem.badGrammar(String(characters[start..<min(characters.count, index + 4)]))
+            }
+        }
+    }
+
+    private static let particleSyllables: Set<Character> = Set("을를이가은는과와아야으로나라랑며고에요었다")
+
     private static func digit(_ c: Unicode.Scalar) -> Int? {
         c.value >= 0x30 && c.value <= 0x39 ? Int(c.value - 0x30) : nil
     }
@@ -118,16 +190,29 @@ public struct MessageFormat: Sendable, Equatable {
     /// or mistyped argument is rendered as its description, never crashes.
     public func render(_ arguments: [MessageArgument]) -> String {
         var result = ""
-        for piece in pieces {
+        var inserted = ""
+        func argument(_ index: Int) -> String? {
+            guard index >= 1, index - 1 < arguments.count else { return nil }
+            switch arguments[index - 1] {
+            case .text(let text): return text
+            case .number(let number): return String(number)
+            }
+        }
+        for (offset, piece) in pieces.enumerated() {
             switch piece {
             case .literal(let text):
                 result += text
             case .placeholder(let index, _):
-                guard index - 1 < arguments.count else { continue }
-                switch arguments[index - 1] {
-                case .text(let text): result += text
-                case .number(let number): result += String(number)
+                inserted = argument(index) ?? ""
+                result += inserted
+            case .particle(let particle):
+                result += particle.form(after: Grammar.finalSound(of: inserted))
+            case .elision(let word):
+                var next = ""
+                if offset + 1 < pieces.count, case .placeholder(let index, _) = pieces[offset + 1] {
+                    next = argument(index) ?? ""
                 }
+                result += Grammar.beginsWithVowel(next) ? Grammar.elided(word) : word + " "
             }
         }
         return result

@@ -179,7 +179,13 @@ import Testing
             (try? session.tmux(["display-message", "-p", "-t", "0", "#{cursor_x}"]))?.trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
-        let afterTitle = Int(cursor() ?? "") ?? -1
+        // The caret is read only once the typed title is on screen (the draw may lag the keys).
+        #expect(session.waitFor { $0.contains("회의 준비") })
+        var afterTitle = -1
+        _ = session.waitFor { _ in
+            afterTitle = Int(cursor() ?? "") ?? -1
+            return afterTitle > 0
+        }
         try session.keys("Left")
         #expect(
             session.waitFor { _ in Int(cursor() ?? "") == afterTitle - 2 }, "the caret moves by one Hangul syllable (two cells)")

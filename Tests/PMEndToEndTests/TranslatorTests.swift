@@ -91,6 +91,39 @@ import Testing
         #expect(french.stdout.contains("\(fr):\(semicolon): « ; » manquant après la valeur"))
     }
 
+    /// A particle or elision notation that is unknown, unclosed or away from
+    /// its placeholder is reported at its line; at run time that key falls
+    /// back to English instead of printing the notation.
+    @Test func aBrokenGrammarNotationIsFound() throws {
+        let pm = PMBinary(language: "ko_KR.UTF-8")
+        let dir = try copyOfTables(pm)
+        let ko = dir + "/ko.lproj/Localizable.strings"
+        let fr = dir + "/fr.lproj/Localizable.strings"
+        let moved = try lineNumber(ko, "\"message.moved\"")
+        let edited = try lineNumber(ko, "\"message.edited\"")
+        let added = try lineNumber(ko, "\"message.added\"")
+        let frMoved = try lineNumber(fr, "\"message.moved\"")
+        try edit(ko) { lines in
+            lines[moved - 1] = "\"message.moved\" = \"'%1$@'을(가) %2$@에서 %3$@(으)로 옮겼습니다.\";"
+            lines[edited - 1] = "\"message.edited\" = \"'%1$@'을(를 수정했습니다.\";"
+            lines[added - 1] = "\"message.added\" = \"추가(으)로 '%1$@'을(를) 넣었습니다.\";"
+        }
+        try edit(fr) { lines in lines[frMoved - 1] = "\"message.moved\" = \"« %1$@ » déplacée {du} %2$@ vers %3$@.\";" }
+        let run = try pm.run(["l10n", "check", dir], ["LANG": "en_US.UTF-8"])
+        #expect(run.status == 65)
+        for (file, line) in [(ko, moved), (ko, edited), (ko, added), (fr, frMoved)] {
+            #expect(run.stdout.contains("\(file):\(line): "), "\(file):\(line)\n\(run.stdout)")
+        }
+        #expect(run.stdout.contains("{du}"))
+        #expect(run.stdout.components(separatedBy: "\n").filter { $0.contains("grammar notation") }.count == 4)
+        let id = try pm.run(["add", "보고서"], ["PM_LOCALIZATION_DIR": dir]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let move = try pm.run(["move", id, "doing"], ["PM_LOCALIZATION_DIR": dir])
+        #expect(move.status == 0)
+        #expect(move.stdout == "'보고서'를 할 일에서 진행 중으로 옮겼습니다.\n", "the broken key falls back to the shipped table")
+        let english = try pm.run(["move", id, "done"], ["PM_LOCALIZATION_DIR": dir, "LANG": "xx_XX.UTF-8", "LANGUAGE": "ko_XX"])
+        #expect(!english.stdout.contains("(으)로") && !english.stdout.contains("을(가)"))
+    }
+
     @Test func aWrongEncodingIsReported() throws {
         let pm = PMBinary()
         let dir = try copyOfTables(pm)

@@ -122,7 +122,7 @@ import Testing
         for (language, text) in [
             ("en_US.UTF-8", "'Quarterly report' was deleted by camille"),
             ("fr_FR.UTF-8", "« Quarterly report » a été supprimé par camille"),
-            ("ko_KR.UTF-8", "'Quarterly report'을(를) camille 님이"),
+            ("ko_KR.UTF-8", "'Quarterly report'를 camille 님이"),
         ] {
             let run = try pm.run(["undo"], ["LANG": language])
             #expect(run.status == 1 && run.stderr.contains(text), "\(language): \(run.stderr)")

@@ -60,7 +60,7 @@ import Testing
     @Test func placeholdersAreFilledInEachLanguagesOrder() {
         let args: [MessageArgument] = [.text("T"), .text("A"), .text("B")]
         #expect(localizer([]).string(.messageMoved, arguments: args) == "Moved 'T' from A to B.")
-        #expect(localizer(["ko"]).string(.messageMoved, arguments: args) == "'T'을(를) A에서 B(으)로 옮겼습니다.")
+        #expect(localizer(["ko"]).string(.messageMoved, arguments: args) == "'T'를 A에서 B로 옮겼습니다.")
     }
 
     @Test func pluralsFollowEachLanguagesRules() {
@@ -103,7 +103,7 @@ import Testing
         let l = localizer(["fr"], override: dir)
         #expect(l.string(.columnTodo) == "À FAIRE")
         #expect(l.string(.columnDone) == "FINI")
-        #expect(l.string(.messageMoved, .text("T"), .text("A"), .text("B")) == "« T » déplacé de A à B.")
+        #expect(l.string(.messageMoved, .text("T"), .text("A"), .text("B")) == "« T » déplacée d’A vers B.")
         let de = localizer(["de"], override: try makeOverride(["de": "\"column.todo\" = \"ZU TUN\";\n"]))
         #expect(de.string(.columnTodo) == "ZU TUN")
         #expect(de.string(.columnDone) == "DONE")

@@ -72,7 +72,7 @@ import Testing
         #expect(format.signature == [.text, .text, .text, .number])
         #expect(format.render([.text("A"), .text("B"), .text("C"), .number(3)]) == "Moved 'A' from B to C (3) 100%")
         let korean = try MessageFormat(parsing: "'%1$@'을(를) %2$@에서 %3$@(으)로")
-        #expect(korean.render([.text("A"), .text("B"), .text("C")]) == "'A'을(를) B에서 C(으)로")
+        #expect(korean.render([.text("A"), .text("B"), .text("C")]) == "'A'를 B에서 C로")
         let reordered = try MessageFormat(parsing: "%2$@ ← %1$@")
         #expect(reordered.render([.text("x"), .text("y")]) == "y ← x")
         #expect(try MessageFormat(parsing: "%@ and %d, %ld").signature == [.text, .number, .number])
