@@ -15,6 +15,7 @@
 #include <unicode/ucol.h>
 #include <unicode/usearch.h>
 #include <unicode/uloc.h>
+#include <unicode/udatpg.h>
 
 // MARK: Dates
 
@@ -25,6 +26,20 @@ static inline UDateFormat *pm_udat_open(int32_t time_style, int32_t date_style,
                                         int32_t tz_length, UErrorCode *status) {
     return udat_open((UDateFormatStyle)time_style, (UDateFormatStyle)date_style,
                      locale, tz, tz_length, NULL, 0, status);
+}
+
+/// Opens a date formatter for the locale's best pattern for a skeleton
+/// (`MMMd`: `Nov 20`, `20 nov.`, `11월 20일`).
+static inline UDateFormat *pm_udat_open_skeleton(const char *locale, const UChar *skeleton,
+                                                 int32_t skeleton_length, const UChar *tz,
+                                                 int32_t tz_length, UErrorCode *status) {
+    UDateTimePatternGenerator *generator = udatpg_open(locale, status);
+    if (U_FAILURE(*status) || generator == NULL) return NULL;
+    UChar pattern[96];
+    int32_t length = udatpg_getBestPattern(generator, skeleton, skeleton_length, pattern, 96, status);
+    udatpg_close(generator);
+    if (U_FAILURE(*status) || length >= 96) return NULL;
+    return udat_open(UDAT_PATTERN, UDAT_PATTERN, locale, tz, tz_length, pattern, length, status);
 }
 
 static inline void pm_udat_close(UDateFormat *format) { udat_close(format); }

@@ -17,6 +17,7 @@ struct BoardCommand: PMCommand {
     }
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -26,7 +27,7 @@ struct BoardCommand: PMCommand {
             localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
         renderer.checkDue = LiveBoard.checkDue(context)
         let driver = TerminalDriver(
-            source: LiveBoard(context: context), renderer: renderer, color: common.useColor(context))
+            source: LiveBoard(context: context), renderer: renderer, color: colors.useColor(context))
         do {
             try driver.run()
         } catch TerminalError.notATerminal {

@@ -96,10 +96,17 @@ struct BoardView {
             }
             if let due = task.due {
                 let overdue = task.isOverdue(today: today)
-                let label = deadlines.label(due, overdue: overdue)
-                let text = TerminalCells.truncate(label, toWidth: max(1, width - indent.count))
+                // At 80 columns a column has 25 cells: a compact date, and if
+                // need be a shallower indent, keep the deadline whole.
+                var lead = indent
+                var label = deadlines.label(due, overdue: overdue, fitting: width - lead.count, today: today)
+                if TerminalCells.width(of: label) > width - lead.count {
+                    lead = String(indent.prefix(2))
+                    label = deadlines.label(due, overdue: overdue, fitting: width - lead.count, today: today)
+                }
+                let text = TerminalCells.truncate(label, toWidth: max(1, width - lead.count))
                 cells.append(
-                    Cell(text: indent + (overdue ? style.red(text) : text), width: indent.count + TerminalCells.width(of: text)))
+                    Cell(text: lead + (overdue ? style.red(text) : text), width: lead.count + TerminalCells.width(of: text)))
             }
         }
         return cells

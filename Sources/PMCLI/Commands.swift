@@ -146,17 +146,13 @@ extension ProcessContext {
         }
     }
 
-    /// A deadline as typed: ISO, today/tomorrow/+Nd, the reader's words for
-    /// today and tomorrow, or their locale's short numeric date.
+    /// A deadline as typed: ISO, today/tomorrow/+Nd/+Nw, the locale's short
+    /// numeric date with or without the year, or the words of the tables
+    /// (the reader's language first, then every shipped language).
     func parseDate(_ text: String) throws -> CivilDate {
-        var words: [String: Int] = [:]
-        for (key, offset) in [(L10nKey.dateToday, 0), (.dateTomorrow, 1)] {
-            for word in localizer.string(key).split(separator: "|") {
-                words[word.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")] = offset
-            }
-        }
-        return try DateInput.parse(
-            text, today: environment.today, words: words, localFormat: LocalDateFormat(locale: formatLocale))
+        try DateInput.parse(
+            text, today: environment.today, words: DateWordTable.words(localizer: localizer),
+            localFormat: LocalDateFormat(locale: formatLocale))
     }
 
     /// A title as printed in a sentence: escaped, never raw.
@@ -172,6 +168,7 @@ struct Add: PMCommand {
     @Option(help: ArgumentHelp(help(.helpBody))) var body: String = ""
     @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         let env = context.environment
@@ -182,7 +179,7 @@ struct Add: PMCommand {
                 title: title, body: body, due: deadline, id: id, eventID: env.makeID(), by: env.user, at: context.now)
             return (task, TaskLookup.shortID(of: task.id, among: board.tasks))
         }
-        context.output.line(common.json ? TaskJSON.object(task, today: env.today) : shortID)
+        context.output.line(output.json ? TaskJSON.object(task, today: env.today) : shortID)
     }
 }
 
@@ -191,16 +188,18 @@ struct Show: PMCommand {
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
         let board = try context.loadBoard()
         let task = try TaskLookup.find(id, in: board)
         let today = context.environment.today
-        if common.json {
+        if output.json {
             context.output.line(TaskJSON.object(task, today: today))
             return
         }
-        let view = TaskView(localizer: context.localizer, style: context.style(color: common.useColor(context)), today: today)
+        let view = TaskView(localizer: context.localizer, style: context.style(color: colors.useColor(context)), today: today)
         for line in view.render(task) { context.output.line(line) }
     }
 }
@@ -214,6 +213,7 @@ struct Edit: PMCommand {
     @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
     @Flag(name: .customLong("no-due"), help: ArgumentHelp(help(.helpNoDue))) var noDue = false
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         let env = context.environment
@@ -226,7 +226,7 @@ struct Edit: PMCommand {
             let task = try TaskLookup.find(id, in: board)
             return try board.edit(task.id, change, eventID: env.makeID(), by: env.user, at: context.now)
         }
-        if common.json {
+        if output.json {
             context.output.line(TaskJSON.object(task, today: env.today))
         } else {
             context.output.line(context.localizer.string(.messageEdited, context.shown(task.title)))
@@ -240,9 +240,10 @@ struct Move: PMCommand {
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @Argument(help: ArgumentHelp(help(.helpState))) var state: String
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
-        try context.move(id, to: try StateNames.parse(state, localizer: context.localizer), json: common.json)
+        try context.move(id, to: try StateNames.parse(state, localizer: context.localizer), json: output.json)
     }
 }
 
@@ -252,8 +253,9 @@ struct Start: PMCommand {
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
-    func run(in context: ProcessContext) throws { try context.move(id, to: .doing, json: common.json) }
+    func run(in context: ProcessContext) throws { try context.move(id, to: .doing, json: output.json) }
 }
 
 /// `pm done ID`: to DONE.
@@ -262,8 +264,9 @@ struct Done: PMCommand {
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
-    func run(in context: ProcessContext) throws { try context.move(id, to: .done, json: common.json) }
+    func run(in context: ProcessContext) throws { try context.move(id, to: .done, json: output.json) }
 }
 
 extension ProcessContext {
@@ -295,6 +298,7 @@ struct Delete: PMCommand {
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         let env = context.environment
@@ -302,7 +306,7 @@ struct Delete: PMCommand {
             let task = try TaskLookup.find(id, in: board)
             return try board.delete(task.id, eventID: env.makeID(), by: env.user, at: context.now)
         }
-        if common.json {
+        if output.json {
             context.output.line(TaskJSON.object(task, today: env.today))
         } else {
             context.output.line(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PMCore
 import PMLocalization
 
@@ -7,14 +8,20 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
 }
 
-/// Options every command takes.
+/// The option every command takes: which board.
 struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(help(.helpBoard)))
     var board: String?
+}
 
+/// `--json`, offered only by commands that print something a script reads.
+struct JSONOption: ParsableArguments {
     @Flag(name: .long, help: ArgumentHelp(help(.helpJson)))
     var json = false
+}
 
+/// `--color`, offered only by commands that colour their output.
+struct ColorOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(help(.helpColor)))
     var color: ColorMode = .auto
 
@@ -63,24 +70,67 @@ enum StateNames {
         }
     }
 
-    /// The state named by `text`: `todo|doing|done` in any case, or a
-    /// column's name in the reader's language or any shipped language.
+    /// The state named by `text`: `todo|doing|done`, or a column's name in
+    /// the reader's language or any shipped language, as a person types it
+    /// (any case, with or without accents and inner spaces: `termine`,
+    /// `"en cours"`, `진행중`).
     static func parse(_ text: String, localizer: Localizer) throws -> TaskState {
-        let wanted = normalize(text)
+        let wanted = LooseText.fold(text)
         if let state = TaskState(rawValue: wanted) { return state }
-        var localizers = [localizer]
-        for language in TableSource.shippedLanguages {
-            localizers.append(Localizer(chain: LanguageChain([language])))
-        }
-        for candidate in localizers {
-            for state in TaskState.allCases where normalize(candidate.string(key(state))) == wanted {
+        for candidate in [localizer] + LooseText.shippedLocalizers {
+            for state in TaskState.allCases where LooseText.fold(candidate.string(key(state))) == wanted {
                 return state
             }
         }
         throw PMError.unknownState(text)
     }
+}
 
-    private static func normalize(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespaces).lowercased()
+/// Text compared the way people type it: case, accents, spaces, hyphens and
+/// apostrophes do not matter (`Après-demain` = `apres demain`, `진행 중` = `진행중`).
+enum LooseText {
+    static func fold(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.decomposedStringWithCanonicalMapping.lowercased().unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spaceSeparator, .dashPunctuation: continue
+            default: break
+            }
+            if scalar == "'" || scalar == "\u{2019}" || scalar.properties.isWhitespace { continue }
+            result.append(scalar)
+        }
+        // Back to composed form, so Hangul syllables compare as typed.
+        return String(result).precomposedStringWithCanonicalMapping
+    }
+
+    /// One localizer per shipped language, for words typed in any of them.
+    static let shippedLocalizers: [Localizer] = TableSource.shippedLanguages.map { Localizer(chain: LanguageChain([$0])) }
+}
+
+/// The date words of the tables: `date.today`, `date.tomorrow`,
+/// `date.dayAfterTomorrow`, weekday names and `+N` units, each a `|` list.
+enum DateWordTable {
+    static func words(localizer: Localizer) -> DateWords {
+        var words = DateWords(fold: { LooseText.fold($0) })
+        let weekdays: [L10nKey] = [
+            .dateMonday, .dateTuesday, .dateWednesday, .dateThursday, .dateFriday, .dateSaturday, .dateSunday,
+        ]
+        // The reader's language only (DESIGN.md §3); English's built-in forms work everywhere.
+        for source in [localizer] {
+            func each(_ key: L10nKey, _ body: (String) -> Void) {
+                for word in source.string(key).split(separator: "|") where !word.isEmpty { body(LooseText.fold(String(word))) }
+            }
+            for (key, offset) in [(L10nKey.dateToday, 0), (.dateTomorrow, 1), (.dateDayAfterTomorrow, 2)] {
+                each(key) { word in if words.offsets[word] == nil { words.offsets[word] = offset } }
+            }
+            for (index, key) in weekdays.enumerated() {
+                each(key) { word in
+                    if words.weekdays[word] == nil && words.offsets[word] == nil { words.weekdays[word] = index + 1 }
+                }
+            }
+            each(.dateUnitDay) { word in if !words.weekUnits.contains(word) { words.dayUnits.append(word) } }
+            each(.dateUnitWeek) { word in if !words.dayUnits.contains(word) { words.weekUnits.append(word) } }
+        }
+        return words
     }
 }

@@ -171,7 +171,9 @@ enum ErrorReport {
     static func dateForms(_ l: Localizer, formatLocale: String) -> String {
         let example = CivilDate(year: 2026, month: 12, day: 1).map { LocalDateFormat(locale: formatLocale).example($0) } ?? ""
         let first = { (key: L10nKey) in String(l.string(key).split(separator: "|").first ?? "") }
-        return l.string(.errorDateForms, .text(first(.dateToday)), .text(first(.dateTomorrow)), .text(example))
+        return l.string(
+            .errorDateForms, .text(first(.dateToday)), .text(first(.dateTomorrow)), .text(example),
+            .text(first(.dateDayAfterTomorrow)), .text(first(.dateFriday)))
     }
 
     static func acceptedStates(_ l: Localizer) -> String {

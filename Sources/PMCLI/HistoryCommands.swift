@@ -9,11 +9,13 @@ struct History: PMCommand {
     @Option(help: ArgumentHelp(help(.helpLimit))) var limit: Int = 20
     @Option(help: ArgumentHelp(help(.helpHistoryTask))) var task: String?
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
         guard limit > 0 else { throw CLIError.invalidLimit(limit) }
         let events = try context.store().recentHistory(limit: limit, task: task)
-        if common.json {
+        if output.json {
             context.output.line(HistoryJSON.array(events))
             return
         }
@@ -21,7 +23,7 @@ struct History: PMCommand {
             context.output.line(context.localizer.string(.historyEmpty))
             return
         }
-        let view = HistoryView(localizer: context.localizer, style: context.style(color: common.useColor(context)))
+        let view = HistoryView(localizer: context.localizer, style: context.style(color: colors.useColor(context)))
         for line in view.lines(events) { context.output.line(line) }
     }
 }
@@ -31,15 +33,16 @@ struct Undo: PMCommand {
 
     @Flag(help: ArgumentHelp(help(.helpSkip))) var skip = false
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         guard skip else {
-            try context.revertLast(redo: false, json: common.json)
+            try context.revertLast(redo: false, json: output.json)
             return
         }
         let dropped = try context.skipUndo()
         let event = Board.describe(dropped, by: context.environment.user)
-        if common.json {
+        if output.json {
             context.output.line(HistoryJSON.array([event]))
         } else {
             let sentence = HistoryView(localizer: context.localizer, style: context.style(color: false)).sentence(event)
@@ -52,9 +55,10 @@ struct Redo: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandRedo)) }
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
-        try context.revertLast(redo: true, json: common.json)
+        try context.revertLast(redo: true, json: output.json)
     }
 }
 

@@ -19,6 +19,8 @@ struct List: PMCommand {
     @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder = .due
     @Option(name: .long, help: ArgumentHelp(help(.helpGrep), valueName: "text")) var grep: String?
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
         let states = try state.isEmpty ? TaskState.allCases : state.map { try StateNames.parse($0, localizer: context.localizer) }
@@ -39,12 +41,12 @@ struct List: PMCommand {
         let columns = shown.map { state in
             BoardView.Column(state: state, tasks: sorted(matching.filter { $0.state == state }, locale: context.formatLocale))
         }
-        if common.json {
+        if output.json {
             context.output.line(TaskJSON.array(columns.flatMap(\.tasks), today: today))
             return
         }
         let view = BoardView(
-            localizer: context.localizer, style: context.style(color: common.useColor(context)), width: context.width,
+            localizer: context.localizer, style: context.style(color: colors.useColor(context)), width: context.width,
             today: today)
         let listed = columns.flatMap(\.tasks)
         let lines = view.render(

@@ -14,17 +14,13 @@ public enum PMMain {
         // pm list | head: a closed pipe ends output quietly instead of killing pm.
         signal(SIGPIPE, SIG_IGN)
         if let position = firstArgumentNotUTF8() { fail(CLIError.argumentNotUTF8(position)) }
+        let arguments = Array(CommandLine.arguments.dropFirst())
         let command: ParsableCommand
         do {
             command = try PM.parseAsRoot()
         } catch {
-            if PM.exitCode(for: error) == .success { finish(printing: PM.fullMessage(for: error)) }
-            let localizer = ProcessContext.localizer
-            // ArgumentParser echoes what was typed: never raw to the terminal.
-            let echo = TextSafety.escaped(PM.message(for: error), keepNewlines: true)
-            let message = localizer.string(.errorFormat, .text(localizer.string(.errorUsage, .text(echo))))
-            Output().errorLine(message)
-            exit(ErrorReport.ExitStatus.usage.rawValue)
+            if PM.exitCode(for: error) == .success { finishHelp(arguments, error: error) }
+            failUsage(arguments)
         }
         do {
             var runnable = command
@@ -33,11 +29,64 @@ public enum PMMain {
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch let error where !(error is PMError || error is CLIError) && PM.exitCode(for: error) == .success {
-            // --help, --version, or pm alone: ArgumentParser's own clean exits.
-            finish(printing: PM.fullMessage(for: error))
+            // pm alone, pm help CMD, a group without its command: the help.
+            finishHelp(arguments, error: error)
         } catch {
             fail(error)
         }
+    }
+
+    /// The help the arguments ask for, rendered by pm in the reader's
+    /// language; `--version` as ArgumentParser prints it (a number, no words).
+    private static func finishHelp(_ arguments: [String], error: Error) -> Never {
+        let root = CommandModel.load()
+        let width = ProcessContext.terminalWidth(
+            ProcessContext.variables["COLUMNS"], isTerminal: isatty(STDOUT_FILENO) == 1)
+        let renderer = HelpRenderer(localizer: ProcessContext.localizer, width: width, root: root)
+        let check = UsageCheck(root: root, valueLabel: renderer.valueLabel)
+        // Machine output ArgumentParser makes (its JSON of the commands), untouched.
+        if arguments.contains(where: { $0.hasPrefix("--experimental-dump-help") || $0.hasPrefix("--generate-completion-script") })
+        {
+            finish(printing: PM.fullMessage(for: error))
+        }
+        if let path = check.helpPath(arguments) { finish(printing: renderer.render(path)) }
+        if arguments.contains("--version") { finish(printing: PM.fullMessage(for: error)) }
+        finish(printing: renderer.render(check.path(of: arguments).path))
+    }
+
+    /// A command line ArgumentParser refused: what is wrong, in the reader's
+    /// language, and how to see the command's help. Exit 64.
+    private static func failUsage(_ arguments: [String]) -> Never {
+        let localizer = ProcessContext.localizer
+        let root = CommandModel.load()
+        let renderer = HelpRenderer(localizer: localizer, width: 80, root: root)
+        let check = UsageCheck(root: root, valueLabel: renderer.valueLabel)
+        let (path, problem) = check.problem(in: arguments)
+        let command = (["pm"] + path).joined(separator: " ")
+        // Whatever was typed is shown escaped: never raw to the terminal.
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        var lines: [String] = []
+        switch problem {
+        case .unknownCommand(let word, let suggestion):
+            lines.append(localizer.string(.usageUnknownCommand, safe(word)))
+            if let suggestion { lines.append(localizer.string(.usageDidYouMean, .text("'\(suggestion)'"))) }
+        case .unknownOption(let option, let suggestion):
+            lines.append(localizer.string(.usageUnknownOption, .text(command), safe(option)))
+            if let suggestion { lines.append(localizer.string(.usageDidYouMean, .text(suggestion))) }
+        case .missingValue(let option, let value): lines.append(localizer.string(.usageMissingValue, .text(option), .text(value)))
+        case .flagTakesNoValue(let option): lines.append(localizer.string(.usageFlagTakesNoValue, safe(option)))
+        case .invalidChoice(let value, let option, let choices):
+            lines.append(
+                localizer.string(.usageInvalidChoice, safe(value), .text(option), .text(choices.joined(separator: ", "))))
+        case .notANumber(let value, let option): lines.append(localizer.string(.usageNotANumber, safe(value), .text(option)))
+        case .missingArgument(let value): lines.append(localizer.string(.usageMissingArgument, .text(command), .text(value)))
+        case .unexpectedArgument(let word): lines.append(localizer.string(.usageUnexpectedArgument, .text(command), safe(word)))
+        case nil: lines.append(localizer.string(.usageNotUnderstood, .text(command)))
+        }
+        lines[0] = localizer.string(.errorFormat, .text(lines[0]))
+        lines.append(localizer.string(.usageSeeHelp, .text(command + " --help")))
+        Output().errorLine(lines.joined(separator: "\n"))
+        exit(ErrorReport.ExitStatus.usage.rawValue)
     }
 
     /// Prints help or the version (escaped: help texts come from tables) and

@@ -111,11 +111,17 @@ struct ProcessContext {
         return Zone(tz: value)
     }
 
+    /// The width of the terminal the user sits at: `COLUMNS`, else standard
+    /// output's terminal, else the controlling terminal (so `pm list | less`
+    /// fills a wide window), else 80.
     static func terminalWidth(_ columns: String?, isTerminal: Bool) -> Int {
         if let columns, let value = Int(columns), value > 0 { return min(value, 1000) }
-        if isTerminal {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        var size = winsize()
+        if isTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(Int(size.ws_col), 1000) }
+        let tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        if tty >= 0 {
+            defer { close(tty) }
+            if ioctl(tty, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(Int(size.ws_col), 1000) }
         }
         return 80
     }

@@ -7,6 +7,8 @@ struct Remind: PMCommand {
 
     @Flag(help: ArgumentHelp(help(.helpAll))) var all = false
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var colors: ColorOption
 
     /// Prints each reminder due now that this user has not seen, and remembers
     /// it; exits 0 whether or not anything was due, for cron.
@@ -17,10 +19,10 @@ struct Remind: PMCommand {
         let log = ReminderLog(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
         let shown = try log.load()
         let fresh = all ? due : due.filter { !shown.contains(ReminderSchedule.key($0)) }
-        if common.json {
+        if output.json {
             context.output.line(TaskJSON.array(fresh, today: env.today))
         } else {
-            let style = context.style(color: common.useColor(context))
+            let style = context.style(color: colors.useColor(context))
             for task in fresh {
                 let date = task.due.map(style.date) ?? ""
                 context.output.line(context.localizer.string(.remindLine, context.shown(task.title), .text(date)))

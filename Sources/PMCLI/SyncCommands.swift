@@ -248,6 +248,8 @@ struct Status: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandStatus)) }
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
         let l = context.localizer
@@ -262,7 +264,7 @@ struct Status: PMCommand {
         let overdue = board.tasks.filter { $0.isOverdue(today: today) }.count
         let conflicted = board.tasks.filter { !$0.conflicts.isEmpty }
         let path = (try? context.store().targetPath()) ?? context.environment.boardPath
-        if common.json {
+        if output.json {
             var remote = JSONValue.null
             if let target {
                 remote = .object([
@@ -288,7 +290,7 @@ struct Status: PMCommand {
             context.output.line(object.prettyJSON)
             return
         }
-        let style = context.style(color: common.useColor(context))
+        let style = context.style(color: colors.useColor(context))
         var tasks = zip(TaskState.allCases, counts).map { "\(l.string(StateNames.key($0))) \($1)" }.joined(separator: " · ")
         if overdue > 0 { tasks += " · " + l.plural(.listOverdue, count: overdue) }
         var remoteText = l.string(.statusNone)

@@ -41,6 +41,23 @@ public final class ICUDateFormatter {
         raw = UnsafeMutableRawPointer(opened)
     }
 
+    /// Opens a formatter for the locale's best pattern for `skeleton`
+    /// (`MMMd`: month and day in the locale's order and words), or nil.
+    public init?(locale: String, skeleton: String, timeZone: String) {
+        var status = U_ZERO_ERROR
+        let zone = Array(timeZone.utf16)
+        let fields = Array(skeleton.utf16)
+        let opened = zone.withUnsafeBufferPointer { zoneBuffer in
+            fields.withUnsafeBufferPointer { fieldBuffer in
+                pm_udat_open_skeleton(
+                    locale, fieldBuffer.baseAddress, Int32(fieldBuffer.count), zoneBuffer.baseAddress, Int32(zoneBuffer.count),
+                    &status)
+            }
+        }
+        guard pm_u_success(status) == 1, let opened else { return nil }
+        raw = UnsafeMutableRawPointer(opened)
+    }
+
     deinit { pm_udat_close(format) }
 
     /// Formats an instant given in milliseconds since 1970-01-01T00:00:00Z.

@@ -20,7 +20,7 @@ import Testing
         #expect(ko.parse("26. 12. 1.", today: day)?.description == "2026-12-01")
     }
 
-    @Test(arguments: ["31/02/2026", "13/13/2026", "01-12-2026", "01/12", "01/12/2026/1", "a1/12/2026", "", "123456/1/1"])
+    @Test(arguments: ["31/02/2026", "13/13/2026", "01-12-2026", "31/02", "01/12/2026/1", "a1/12/2026", "", "123456/1/1"])
     func impossibleOrForeignShapesAreRefusedInFrench(_ text: String) {
         #expect(LocalDateFormat(locale: "fr_FR").parse(text, today: day) == nil)
     }

@@ -11,6 +11,10 @@ import Testing
         ("list-100", ["list", "--color", "never"], ["COLUMNS": "100"]),
         ("list-60-color", ["list", "--color", "always"], ["COLUMNS": "60"]),
         ("list-40-stacked", ["list"], ["COLUMNS": "40"]),
+        // 80 columns, the commonest width: every deadline readable, overdue ones too.
+        ("list-80", ["list", "--color", "never"], ["COLUMNS": "80"]),
+        ("list-80-overdue", ["list", "--color", "never"], ["COLUMNS": "80", "PM_NOW": "2026-12-05T10:00:00Z"]),
+        ("list-100-overdue", ["list", "--color", "never"], ["COLUMNS": "100", "PM_NOW": "2026-12-05T10:00:00Z"]),
         ("list-doing", ["list", "--state", "doing"], [:]),
         ("show-body", ["show", "3f2a"], ["TZ": "Asia/Seoul"]),
         ("show-escaped", ["show", "b2c3", "--color", "never"], [:]),

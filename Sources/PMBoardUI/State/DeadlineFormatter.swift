@@ -9,8 +9,12 @@ public final class DeadlineFormatter {
     private let due: MessageFormat?
     private let overdue: MessageFormat?
 
+    private let local: LocalDateFormat
+    private var compactCache: [CivilDate: String] = [:]
+
     public init(locale: String, localizer: Localizer) {
         formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC")
+        local = LocalDateFormat(locale: locale)
         due = localizer.format(.cardDue)
         overdue = localizer.format(.cardOverdue)
     }
@@ -19,6 +23,19 @@ public final class DeadlineFormatter {
     public func label(_ date: CivilDate, overdue isOverdue: Bool) -> String {
         let text = string(date)
         return (isOverdue ? overdue : due)?.render([.text(text)]) ?? text
+    }
+
+    /// The deadline line that fits `width` cells: the full form, else the
+    /// compact date (`Nov 20`, or `11/20/25` in another half-year) in the
+    /// same words, else the compact date alone; overdue always says so.
+    public func label(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
+        let full = label(date, overdue: isOverdue)
+        if TerminalCells.width(of: full) <= width { return full }
+        let short = compactCache[date] ?? local.compact(date, today: today)
+        compactCache[date] = short
+        let worded = (isOverdue ? overdue : due)?.render([.text(short)]) ?? short
+        if TerminalCells.width(of: worded) <= width || isOverdue { return worded }
+        return short
     }
 
     public func string(_ date: CivilDate) -> String {

@@ -81,6 +81,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The date `days` days later (earlier when negative), or nil past the
     /// years a board can hold.
+    /// ISO weekday: 1 = Monday … 7 = Sunday (1970-01-01 was a Thursday).
+    public var isoWeekday: Int { ((daysSince1970 % 7) + 7 + 3) % 7 + 1 }
+
     public func adding(days: Int) -> CivilDate? {
         let (sum, overflow) = daysSince1970.addingReportingOverflow(days)
         return overflow ? nil : CivilDate(daysSince1970: sum)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns what a person types after `--due` into a calendar date.
 public enum DateInput {
     /// Parses, in this order: `YYYY-MM-DD`; `today`, `tomorrow`, `+Nd`,
@@ -14,18 +16,36 @@ public enum DateInput {
     public static func parse(
         _ text: String, today: CivilDate, words: [String: Int] = [:], localFormat: LocalDateFormat? = nil
     ) throws -> CivilDate {
+        try parse(text, today: today, words: DateWords(offsets: words), localFormat: localFormat)
+    }
+
+    /// Parses as above, with the reader's words: day offsets (`demain`,
+    /// `모레`), weekday names (`vendredi`, `금요일`: the next such day after
+    /// today) and extra units for `+N` (`+3j`, `+2s`, `+3일`, `+1주`).
+    public static func parse(
+        _ text: String, today: CivilDate, words: DateWords, localFormat: LocalDateFormat? = nil
+    ) throws -> CivilDate {
         let trimmed = text.trimmingASCIIWhitespace()
         let lowered = trimmed.lowercased()
         if let date = CivilDate(iso: trimmed) { return date }
-        if let offset = builtInOffset(lowered) {
+        if let offset = builtInOffset(lowered) ?? words.unitOffset(trimmed) {
             guard let date = today.adding(days: offset) else { throw PMError.dateOutOfRange(text) }
             return date
         }
         if let localFormat {
-            if let date = localFormat.parse(trimmed, today: today) ?? localFormat.parseShown(trimmed) { return date }
+            if let date = localFormat.parse(trimmed, today: today) ?? localFormat.parseShown(trimmed, today: today) {
+                return date
+            }
         }
-        if let offset = words[lowered] ?? words[lowered.replacingOccurrences(of: "\u{2019}", with: "'")] {
+        let folded = words.fold(trimmed)
+        if let offset = words.offsets[folded] {
             guard let date = today.adding(days: offset) else { throw PMError.dateOutOfRange(text) }
+            return date
+        }
+        if let weekday = words.weekdays[folded] {
+            // The next such day: 1 to 7 days ahead ("vendredi" said on a Friday is next week's).
+            let ahead = (weekday - today.isoWeekday + 7) % 7
+            guard let date = today.adding(days: ahead == 0 ? 7 : ahead) else { throw PMError.dateOutOfRange(text) }
             return date
         }
         throw PMError.invalidDate(text)
@@ -47,5 +67,42 @@ public enum DateInput {
         case "w": return count * 7
         default: return nil
         }
+    }
+}
+
+/// The words a language adds to the built-in date forms (from its table).
+public struct DateWords: Sendable {
+    /// Folded word → days from today (`demain` → 1, `모레` → 2).
+    public var offsets: [String: Int]
+    /// Folded word → ISO weekday, 1 = Monday … 7 = Sunday.
+    public var weekdays: [String: Int]
+    /// Extra unit suffixes for `+N`: days (`j`, `일`) and weeks (`s`, `주`).
+    public var dayUnits: [String]
+    public var weekUnits: [String]
+    /// How typed text is compared with the words (case, accents, spaces).
+    public var fold: @Sendable (String) -> String
+
+    public init(
+        offsets: [String: Int] = [:], weekdays: [String: Int] = [:], dayUnits: [String] = [], weekUnits: [String] = [],
+        fold: @escaping @Sendable (String) -> String = { $0.lowercased().replacingOccurrences(of: "\u{2019}", with: "'") }
+    ) {
+        self.offsets = offsets
+        self.weekdays = weekdays
+        self.dayUnits = dayUnits
+        self.weekUnits = weekUnits
+        self.fold = fold
+    }
+
+    /// `+3j`, `+3 일`, `+2주`: the day offset with a unit of the language.
+    /// The built-in `d` and `w` are tried first and cannot be redefined.
+    func unitOffset(_ text: String) -> Int? {
+        guard text.hasPrefix("+") else { return nil }
+        let rest = text.dropFirst()
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard (1...7).contains(digits.count), let count = Int(digits) else { return nil }
+        let unit = fold(String(rest.dropFirst(digits.count)).trimmingASCIIWhitespace())
+        if dayUnits.contains(where: { fold($0) == unit }) { return count }
+        if weekUnits.contains(where: { fold($0) == unit }) { return count * 7 }
+        return nil
     }
 }

@@ -69,17 +69,21 @@ public struct LocalDateFormat: Sendable {
             }
         }
         if !digits.isEmpty, let value = Int(digits) { groups.append((value, digits.count)) }
-        guard groups.count == 3 else { return nil }
+        // Without the year (`1/12`, `12. 1.`): the next such day, this year or the next.
+        let withoutYear = groups.count == 2
+        guard groups.count == 3 || withoutYear else { return nil }
         var day = 0
         var month = 0
         var year = 0
-        for (field, group) in zip(order, groups) {
+        let fields = withoutYear ? order.filter { $0 != .year } : order
+        for (field, group) in zip(fields, groups) {
             switch field {
             case .day: day = group.value
             case .month: month = group.value
             case .year: year = group.digits <= 2 ? expand(twoDigitYear: group.value, today: today) : group.value
             }
         }
+        if withoutYear { return Self.nearest(month: month, day: day, to: today) }
         guard let millis = ICUCalendar.millis(locale: locale, year: year, month: month, day: day) else { return nil }
         return CivilDate(daysSince1970: Int((millis / 86_400_000).rounded(.down)))
     }
@@ -87,11 +91,46 @@ public struct LocalDateFormat: Sendable {
     /// The date `text` names in the form pm shows dates (ICU's medium style:
     /// `Nov 21, 2026`, `21 nov. 2026`, `21 พ.ย. 2569`), so a shown date can
     /// always be typed back; nil otherwise.
-    public func parseShown(_ text: String) -> CivilDate? {
+    public func parseShown(_ text: String, today: CivilDate? = nil) -> CivilDate? {
+        // The compact form of a card at 80 columns (`Nov 20`, `20 nov.`, `11월 20일`).
+        if let today, let formatter = ICUDateFormatter(locale: locale, skeleton: Self.monthDay, timeZone: "UTC"),
+            let millis = formatter.parse(text.trimmingASCIIWhitespace()),
+            let shown = CivilDate(daysSince1970: Int((millis / 86_400_000).rounded(.down)))
+        {
+            return Self.nearest(month: shown.month, day: shown.day, to: today)
+        }
         guard let formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC"),
             let millis = formatter.parse(text.trimmingASCIIWhitespace())
         else { return nil }
         return CivilDate(daysSince1970: Int((millis / 86_400_000).rounded(.down)))
+    }
+
+    /// The ICU skeleton of a month and day without the year.
+    public static let monthDay = "MMMd"
+
+    /// A day given without its year: the occurrence nearest to `today` (the
+    /// later one on a tie), so `1/5` typed on 20 December is next January
+    /// and `11/20` typed on 23 November is three days ago, as shown.
+    public static func nearest(month: Int, day: Int, to today: CivilDate) -> CivilDate? {
+        let candidates = (today.year - 1...today.year + 1).compactMap { CivilDate(year: $0, month: month, day: day) }
+        return candidates.min { a, b in
+            let da = abs(a.daysSince1970 - today.daysSince1970)
+            let db = abs(b.daysSince1970 - today.daysSince1970)
+            return da == db ? a > b : da < db
+        }
+    }
+
+    /// `date` as briefly as it reads unambiguously: month and day when typing
+    /// that back names the same day (within about six months), else the
+    /// locale's short numeric date with the year.
+    public func compact(_ date: CivilDate, today: CivilDate) -> String {
+        let millis = Double(date.daysSince1970) * 86_400_000
+        if Self.nearest(month: date.month, day: date.day, to: today) == date,
+            let formatter = ICUDateFormatter(locale: locale, skeleton: Self.monthDay, timeZone: "UTC")
+        {
+            return formatter.string(millisecondsSince1970: millis)
+        }
+        return example(date)
     }
 
     /// The year in the locale's calendar ending in `value`, within 80 years
