@@ -18,7 +18,8 @@ struct CommandModel: Decodable {
         struct Dump: Decodable { let command: CommandModel }
         let json = PM._dumpHelp()
         if let dump = try? JSONDecoder().decode(Dump.self, from: Data(json.utf8)) { return dump.command }
-        return CommandModel(commandName: "pm", aliases: nil, abstract: nil, defaultSubcommand: nil, subcommands: nil, arguments: nil)
+        return CommandModel(
+            commandName: "pm", aliases: nil, abstract: nil, defaultSubcommand: nil, subcommands: nil, arguments: nil)
     }
 
     var children: [CommandModel] { subcommands ?? [] }

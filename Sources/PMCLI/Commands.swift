@@ -31,7 +31,10 @@ extension ProcessContext {
 
     /// Reads the board (an empty one when the file does not exist yet).
     func loadBoard() throws -> Board {
-        try store().load() ?? Board(id: environment.makeID())
+        if let board = try store().load() { return board }
+        // `--board` naming nothing: say so, in case it is a typo (nothing is created).
+        if boardFromOption { output.errorLine(localizer.string(.messageNoBoardYet, shown(environment.boardPath))) }
+        return Board(id: environment.makeID())
     }
 
     /// This machine's, this user's replica of the board at this context's path.
@@ -55,6 +58,7 @@ extension ProcessContext {
         let store = store()
         try mergeConflictedCopies()
         let log = try store.eventLog()
+        let existed = boardFileExists()
         let result = try store.update(
             newBoardID: environment.makeID(), replica: replica,
             { board in
@@ -68,6 +72,11 @@ extension ProcessContext {
                 if let pending { try pending.store.save(pending.stored) }
             })
         output.done = .changedBoard
+        // A new board is announced once, when its file is created (a typo in
+        // --board or PM_BOARD would otherwise start one silently).
+        if !existed && boardFileExists() {
+            output.errorLine(localizer.string(.messageNewBoard, shown(environment.boardPath)))
+        }
         return result
     }
 

@@ -53,7 +53,10 @@ struct List: PMCommand {
             columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
             overdue: listed.filter { $0.isOverdue(today: today) }.count)
         for line in lines { context.output.line(line) }
-        context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
+        // The undo hint is for the person at the terminal, not for scripts or files.
+        if context.stdoutIsTerminal {
+            context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
+        }
         if let summary = Self.syncSummary(context, style: context.style(color: false)) {
             context.output.line(TerminalCells.truncate(summary, toWidth: context.width))
         }

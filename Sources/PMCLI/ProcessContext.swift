@@ -21,6 +21,8 @@ struct ProcessContext {
     var lockTimeoutMilliseconds: Int
     /// When reminders fire (`PM_REMIND_AT`, default 09:00).
     var reminders: ReminderSchedule
+    /// Whether the board was named by `--board` (a typo there must not pass silently).
+    var boardFromOption = false
 
     /// The process's variables, read once.
     static let variables = ProcessInfo.processInfo.environment
@@ -74,11 +76,17 @@ struct ProcessContext {
             formatLocale: LanguageResolver.formatLocale(environment: variables), output: Output(),
             width: terminalWidth(variables["COLUMNS"], isTerminal: isTerminal), stdoutIsTerminal: isTerminal,
             noColor: nonEmpty(variables["NO_COLOR"]) != nil, lockTimeoutMilliseconds: lockTimeout,
-            reminders: reminders)
+            reminders: reminders, boardFromOption: nonEmpty(boardOverride) != nil)
     }
 
     static let earliestNow = Date(timeIntervalSince1970: Double(CivilDate.first.daysSince1970 + 1) * 86_400)
     static let latestNow = Date(timeIntervalSince1970: Double(CivilDate.last.daysSince1970) * 86_400 - 1)
+
+    /// Whether the board's file exists (a link to nothing counts as existing: pm refuses it later).
+    func boardFileExists() -> Bool {
+        var info = stat()
+        return lstat(environment.boardPath, &info) == 0
+    }
 
     /// Where the board really is (symlinks and `..` resolved), so that two
     /// copies of one board do not share per-user state.

@@ -295,6 +295,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case dateSunday = "date.sunday"
     case dateUnitDay = "date.unitDay"
     case dateUnitWeek = "date.unitWeek"
+    case messageNewBoard = "message.newBoard"
+    case messageNoBoardYet = "message.noBoardYet"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

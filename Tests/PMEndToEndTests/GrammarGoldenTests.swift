@@ -25,7 +25,8 @@ import Testing
             return result.stdout + result.stderr
         }
         for title in Self.titles {
-            let id = try run(["add", title]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let added = try pm.run(["add", title], ["PM_USER": "ji-woo", "PM_NOW": "2026-11-21T09:00:00Z"])
+            let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             // TODO → DOING → DONE → TODO: every column's name as the word before a particle.
             for target in ["doing", "done", "todo"] { transcript += try run(["move", id, target]) }
             transcript += try run(["move", id, "todo"])

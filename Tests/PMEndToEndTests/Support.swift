@@ -62,6 +62,14 @@ struct PMBinary {
             status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Runs pm with a terminal as its standard output (a pseudo-terminal from
+    /// util-linux's `script`, present on every Debian): what a person sees.
+    func runInTerminal(_ arguments: [String], _ extra: [String: String] = [:]) throws -> Run {
+        let quoted = ([PMBinary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let run = try self.run(["-q", "-e", "-c", quoted.joined(separator: " "), "/dev/null"], extra, binary: "/usr/bin/script")
+        return Run(status: run.status, stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
+    }
+
     /// Copies the sample multilingual board from Resources/ to this run's board path.
     func useSampleBoard() throws {
         let sample = PMBinary.packageRoot.appendingPathComponent("Resources/sample-board.json")

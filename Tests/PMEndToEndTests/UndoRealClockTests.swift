@@ -39,7 +39,7 @@ import Testing
         let second = try pm.run(["undo"])
         #expect(second.status == 0 && second.stdout.contains("Removed 'A' from TODO."), "\(second.stderr)")
         #expect(try tasks(pm).isEmpty)
-        #expect(try pm.run(["list"]).stdout.contains("Nothing to undo · pm redo is available."))
+        #expect(try pm.runInTerminal(["list", "--color", "never"]).stdout.contains("Nothing to undo · pm redo is available."))
         #expect(try pm.run(["redo"]).status == 0)
         #expect(try pm.run(["redo"]).status == 0)
         #expect(try tasks(pm).first?["title"] as? String == "A2")
@@ -101,7 +101,7 @@ import Testing
         #expect(
             refused.stderr.contains("was changed by camille") && refused.stderr.contains("pm undo --skip"), "\(refused.stderr)")
         #expect(pm.boardBytes() == before)
-        #expect(try pm.run(["list"]).stdout.contains("pm undo is blocked by a later change"))
+        #expect(try pm.runInTerminal(["list", "--color", "never"]).stdout.contains("pm undo is blocked by a later change"))
 
         let skipped = try pm.run(["undo", "--skip"])
         #expect(skipped.status == 0 && skipped.stdout.contains("without changing the board"), "\(skipped.stderr)")
