@@ -8,6 +8,7 @@ import Foundation
 struct CommandModel: Decodable {
     let commandName: String
     let aliases: [String]?
+    let shouldDisplay: Bool?
     let abstract: String?
     let defaultSubcommand: String?
     let subcommands: [CommandModel]?
@@ -19,10 +20,27 @@ struct CommandModel: Decodable {
         let json = PM._dumpHelp()
         if let dump = try? JSONDecoder().decode(Dump.self, from: Data(json.utf8)) { return dump.command }
         return CommandModel(
-            commandName: "pm", aliases: nil, abstract: nil, defaultSubcommand: nil, subcommands: nil, arguments: nil)
+            commandName: "pm", aliases: nil, shouldDisplay: true, abstract: nil, defaultSubcommand: nil, subcommands: nil,
+            arguments: nil)
     }
 
     var children: [CommandModel] { subcommands ?? [] }
+
+    /// Subcommands shown to people (not the shells' hidden helpers).
+    var visibleChildren: [CommandModel] { children.filter { $0.shouldDisplay != false } }
+
+    /// The ways to type the command at `path`: each name or alias at each level.
+    func spellings(_ path: [String]) -> [[String]] {
+        var result: [[String]] = [[]]
+        var command = self
+        for name in path {
+            guard let next = command.child(name) else { return [path] }
+            let names = [next.commandName] + (next.aliases ?? [])
+            result = result.flatMap { prefix in names.map { prefix + [$0] } }
+            command = next
+        }
+        return result
+    }
 
     /// The subcommand called `name` or one of its aliases (`rm`, `ls`).
     func child(_ name: String) -> CommandModel? {

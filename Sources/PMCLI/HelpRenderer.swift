@@ -39,7 +39,7 @@ struct HelpRenderer {
             lines += section(localizer.string(.helpHeadingOptions), options.map { (optionLabel($0), describe($0)) })
         }
         if !command.children.isEmpty {
-            let rows = command.children.map { child -> (String, String) in
+            let rows = command.visibleChildren.map { child -> (String, String) in
                 let text = child.commandName == "help" ? localizer.string(.helpCommandHelp) : child.abstract ?? ""
                 return (([child.commandName] + (child.aliases ?? [])).joined(separator: ", "), text)
             }

@@ -52,16 +52,18 @@ struct ExportICS: PMCommand {
     func run(in context: ProcessContext) throws {
         let env = context.environment
         let board = try context.loadBoard()
+        // The log gives each event its SEQUENCE and the deleted tasks to withdraw.
+        let revisions = CalendarExport.Revisions(events: try context.store().eventLog().readAll().events)
         let text = CalendarExport.ics(
             board.tasks, today: env.today, now: context.now, schedule: context.reminders,
-            alarmText: { context.localizer.string(.icsAlarm, .text($0)) })
+            revisions: revisions, alarmText: { context.localizer.string(.icsAlarm, .text($0)) })
         guard let output else {
             context.output.write(text)
             return
         }
         try FileExport.write(text, to: output)
         context.output.done = .wroteFile(output)
-        let count = board.tasks.filter { $0.state != .done && $0.due != nil }.count
+        let count = text.components(separatedBy: "BEGIN:VEVENT").count - 1
         context.output.line(context.localizer.plural(.exportWritten, count: count, context.shown(output)))
     }
 }

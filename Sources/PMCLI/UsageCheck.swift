@@ -60,7 +60,7 @@ struct UsageCheck {
         guard var command = root.descendant(path) else { return (path, nil) }
         if !command.children.isEmpty {
             if let word = rest.first, !word.hasPrefix("-") {
-                let names = command.children.map(\.commandName).filter { $0 != "help" }
+                let names = command.visibleChildren.map(\.commandName).filter { $0 != "help" }
                 return (path, .unknownCommand(word, suggestion: Self.closest(word, among: names)))
             }
             if let name = command.defaultSubcommand, let child = command.child(name) {

@@ -13,14 +13,15 @@ import Testing
         let pm: PMBinary
 
         init(
-            pm: PMBinary, width: Int = 100, height: Int = 24, language: String = "en_US.UTF-8", extra: [String: String] = [:]
+            pm: PMBinary, width: Int = 100, height: Int = 24, language: String = "en_US.UTF-8", extra: [String: String] = [:],
+            command: [String] = [PMBinary.path, "board"]
         ) throws {
             self.pm = pm
             var environment = pm.environment.merging(extra) { _, new in new }
             environment["LANG"] = language
             environment["TERM"] = "xterm-256color"
             let variables = environment.map { "\($0.key)=\($0.value)" }.sorted()
-            let shell = (["env"] + variables + [PMBinary.path, "board"]).map { "'\($0)'" }.joined(separator: " ")
+            let shell = (["env", "-i"] + variables + command).map { "'\($0)'" }.joined(separator: " ")
             try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "\(shell); echo EXITED-$?; sleep 60"])
         }
 

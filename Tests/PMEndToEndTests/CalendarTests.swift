@@ -36,13 +36,18 @@ import Testing
         #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "every line ends in CRLF")
         for line in text.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 75, "\(line)") }
         let lines = unfold(text)
-        #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 3, "no event for done or undated tasks")
+        #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 4, "no event for an undated task; the done one cancelled")
         let uids = Set(lines.filter { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) })
         #expect(
             uids
                 == Set(
-                    [ids["Report, draft; v2 \\ final"], ids["Past deadline"], ids.first { $0.key.hasPrefix("회의") }?.value]
-                        .compactMap { $0 }))
+                    [
+                        ids["Report, draft; v2 \\ final"], ids["Past deadline"], ids.first { $0.key.hasPrefix("회의") }?.value,
+                        ids["Done already"],
+                    ]
+                    .compactMap { $0 }))
+        let doneEvent = try #require(text.components(separatedBy: "BEGIN:VEVENT").first { $0.contains("Done already") })
+        #expect(doneEvent.contains("STATUS:CANCELLED\r\n") && !doneEvent.contains("VALARM"))
         #expect(lines.contains("SUMMARY:Report\\, draft\\; v2 \\\\ final"))
         #expect(lines.contains("DESCRIPTION:Line 1\\nLine 2"))
         #expect(lines.contains { $0.hasPrefix("SUMMARY:회의 준비: 아주 긴") && $0.hasSuffix("길게") })
@@ -61,12 +66,13 @@ import Testing
         let (pm, _) = try board()
         let file = pm.home.file("board.ics")
         let run = try pm.run(["export", "ics", "--output", file], ["PM_REMIND_AT": "07:30"])
-        #expect(run.stdout == "Wrote 3 events to \(file).\n")
+        // Three open deadlines and the done one, cancelled.
+        #expect(run.stdout == "Wrote 4 events to \(file).\n")
         let script = """
             import sys, datetime, icalendar
             cal = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
             events = [c for c in cal.walk("VEVENT")]
-            assert len(events) == 3, len(events)
+            assert len(events) == 4, len(events)
             for e in events:
                 start = e.decoded("DTSTART")
                 assert isinstance(start, datetime.date) and not isinstance(start, datetime.datetime)
@@ -74,11 +80,50 @@ import Testing
                     fire = datetime.datetime.combine(start, datetime.time()) + alarm.decoded("TRIGGER")
                     assert (fire.date(), fire.hour, fire.minute) == (start, 7, 30), fire
                     print("alarm", e.get("SUMMARY"), fire.isoformat())
-            print("ok", len(events))
+            print("ok", len([e for e in events if str(e.get("STATUS")) != "CANCELLED"]))
             """
         let (status, text) = try runPython(script, [file], needs: ["icalendar"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok 3"))
         #expect(text.components(separatedBy: "alarm ").count - 1 == 2)
+    }
+
+    /// The apps withdrew a reminder when its task was done or deleted: a
+    /// calendar that re-imports the file sees the same UIDs cancelled, with a
+    /// higher SEQUENCE and no alarm (read by Python's icalendar).
+    @Test func doneAndDeletedTasksAreCancelledForAReimport() throws {
+        let pm = PMBinary()
+        let report = try pm.run(["add", "Report", "--due", "2026-12-01"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let talk = try pm.run(["add", "Talk", "--due", "2026-12-02"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let open = try pm.run(["add", "Open", "--due", "2026-12-03"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = pm.home.file("before.ics")
+        let after = pm.home.file("after.ics")
+        #expect(try pm.run(["export", "ics", "--output", before]).status == 0)
+        _ = try pm.run(["done", report])
+        _ = try pm.run(["delete", talk])
+        let written = try pm.run(["export", "ics", "--output", after])
+        #expect(written.stdout == "Wrote 3 events to \(after).\n", "the cancelled ones are events too")
+        let script = """
+            import sys, icalendar
+            def events(path):
+                cal = icalendar.Calendar.from_ical(open(path, "rb").read())
+                return {str(e["UID"]): e for e in cal.walk("VEVENT")}
+            before, after = events(sys.argv[1]), events(sys.argv[2])
+            assert set(before) == set(after), (set(before), set(after))
+            for uid, e in sorted(after.items(), key=lambda item: str(item[1]["SUMMARY"])):
+                old = before[uid]
+                status = str(e.get("STATUS"))
+                alarms = len(list(e.walk("VALARM")))
+                print(e["SUMMARY"], status, int(old["SEQUENCE"]), int(e["SEQUENCE"]), alarms)
+            """
+        let (status, text) = try runPython(script, [before, after], needs: ["icalendar"])
+        #expect(status == 0, "\(text)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(text)")
+        // SUMMARY STATUS old-SEQUENCE new-SEQUENCE alarms
+        #expect(lines.contains("Open CONFIRMED 1 1 1"), "\(text)")
+        #expect(lines.contains("Report CANCELLED 1 2 0"), "\(text)")
+        #expect(lines.contains("Talk CANCELLED 1 2 0"), "\(text)")
+        _ = open
     }
 }

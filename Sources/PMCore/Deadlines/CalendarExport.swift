@@ -1,34 +1,87 @@
 import PMICU
 
 /// An RFC 5545 calendar of the board's deadlines: one all-day event per task
-/// with a deadline that is not done, whose UID is the task's id (so a
-/// re-import updates rather than duplicates), with an alarm at the reminder
-/// time on the deadline day — unless that day has passed.
+/// with a deadline, whose UID is the task's id (so a re-import updates rather
+/// than duplicates), with an alarm at the reminder time on the deadline day —
+/// unless that day has passed or the task is done or deleted (then the event
+/// is cancelled, with a higher SEQUENCE).
 public enum CalendarExport {
+    /// What the event log says of each task, for re-imports: how many
+    /// changes it has had (the event's SEQUENCE) and, for a deleted task,
+    /// its title and deadline when it was deleted.
+    public struct Revisions: Sendable, Equatable {
+        public var sequence: [TaskID: Int] = [:]
+        public var deleted: [BoardTask] = []
+
+        public init() {}
+
+        /// Counts each task's events in merge order and keeps what the
+        /// deleted ones looked like (a task deleted and restored is not deleted).
+        public init(events: [Event]) {
+            var last: [TaskID: (title: String, due: CivilDate?, updatedAt: String)] = [:]
+            var gone: Set<TaskID> = []
+            for event in FoldedTasks.inMergeOrder(events) {
+                sequence[event.task, default: 0] += 1
+                var entry = last[event.task] ?? (event.title ?? "", nil, event.at)
+                // A deletion's fields say what went away: the task as it was is kept.
+                if event.kind != .deleted {
+                    if case .string(let title)? = event.fields["title"]?.new { entry.title = title }
+                    switch event.fields["due"]?.new {
+                    case .string(let due)?: entry.due = CivilDate(iso: due)
+                    case .null?: entry.due = nil
+                    default: break
+                    }
+                }
+                entry.updatedAt = event.at
+                last[event.task] = entry
+                switch event.kind {
+                case .deleted: gone.insert(event.task)
+                case .restored, .created, .edited, .moved: gone.remove(event.task)
+                case .other: break
+                }
+            }
+            for id in gone.sorted(by: { $0.rawValue < $1.rawValue }) {
+                guard let entry = last[id], let due = entry.due else { continue }
+                deleted.append(
+                    BoardTask(id: id, title: entry.title, body: "", state: .done, due: due, createdAt: entry.updatedAt, updatedAt: entry.updatedAt))
+            }
+        }
+    }
+
     /// The `.ics` text: CRLF line ends, lines folded at 75 octets, text escaped.
+    /// Tasks with a deadline that are not done are events with an alarm;
+    /// done and deleted ones are the same UIDs with STATUS:CANCELLED and a
+    /// higher SEQUENCE, so a calendar that re-imports the file withdraws
+    /// their alarms.
     /// - Parameters:
     ///   - now: the export time (DTSTAMP), ISO 8601 UTC.
     ///   - alarmText: the alarm's words for a title, in the exporter's language.
     public static func ics(
-        _ tasks: [BoardTask], today: CivilDate, now: String, schedule: ReminderSchedule, alarmText: (String) -> String
+        _ tasks: [BoardTask], today: CivilDate, now: String, schedule: ReminderSchedule, revisions: Revisions = Revisions(),
+        alarmText: (String) -> String
     ) -> String {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pm//pm kanban board//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
         ]
-        for task in tasks where task.state != .done {
+        let onBoard = tasks.map { ($0, false) }
+        let deleted = revisions.deleted.filter { task in !tasks.contains { $0.id == task.id } }.map { ($0, true) }
+        for (task, isDeleted) in onBoard + deleted {
             guard let due = task.due else { continue }
+            let cancelled = isDeleted || task.state == .done
             lines += [
                 "BEGIN:VEVENT",
                 "UID:" + task.id.rawValue,
                 "DTSTAMP:" + basic(now),
                 "LAST-MODIFIED:" + basic(task.updatedAt),
+                "SEQUENCE:" + String(revisions.sequence[task.id] ?? 0),
+                "STATUS:" + (cancelled ? "CANCELLED" : "CONFIRMED"),
                 "DTSTART;VALUE=DATE:" + compact(due),
                 // 9999-12-31 has no next day to end on: a one-day duration says the same.
                 due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
                 "SUMMARY:" + escape(task.title),
             ]
             if !task.body.isEmpty { lines.append("DESCRIPTION:" + escape(task.body)) }
-            if due >= today {
+            if due >= today && !cancelled {
                 // DTSTART is a floating date: local midnight wherever the calendar is.
                 lines += [
                     "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + escape(alarmText(task.title)),

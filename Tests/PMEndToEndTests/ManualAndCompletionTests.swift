@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// pm(1) in three languages and the bash, zsh and fish completions, as
+/// shipped in Resources/ and driven through each real shell.
+@Suite struct ManualAndCompletionTests {
+    static let resources = PMBinary.packageRoot.appendingPathComponent("Resources")
+
+    func shipped(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: Self.resources.appendingPathComponent(path)), as: UTF8.self)
+    }
+
+    /// A program the README's prerequisites line installs; its absence fails.
+    func require(_ program: String) throws -> String {
+        for directory in ["/usr/bin", "/bin", "/usr/local/bin"]
+        where FileManager.default.isExecutableFile(atPath: "\(directory)/\(program)") {
+            return "\(directory)/\(program)"
+        }
+        Issue.record("\(program) is missing: install the README's prerequisites line")
+        throw CancellationError()
+    }
+
+    @Test func theShippedFilesAreGeneratedFromTheDefinitions() throws {
+        let pm = PMBinary()
+        let files: [(String, [String], String)] = [
+            ("man/man1/pm.1", ["__generate", "man"], "en_US.UTF-8"), ("man/fr/man1/pm.1", ["__generate", "man"], "fr_FR.UTF-8"),
+            ("man/ko/man1/pm.1", ["__generate", "man"], "ko_KR.UTF-8"), ("completions/pm.bash", ["__generate", "bash"], "C"),
+            ("completions/_pm", ["__generate", "zsh"], "C"), ("completions/pm.fish", ["__generate", "fish"], "C"),
+        ]
+        for (path, arguments, language) in files {
+            let run = try pm.run(arguments, ["LANG": language])
+            #expect(run.status == 0)
+            #expect(try shipped(path) == run.stdout, "\(path) is stale: run sh Resources/generate.sh")
+        }
+    }
+
+    @Test func theManualRendersInEachLanguageAndInstallsForManL() throws {
+        let man = try require("man")
+        let expectations = [
+            ("man/man1/pm.1", ["NAME", "SYNOPSIS", "COMMANDS", "EXIT STATUS", "pm move <id> <column>", "PM_BOARD"]),
+            ("man/fr/man1/pm.1", ["NOM", "COMMANDES", "CODE DE RETOUR", "pm move <identifiant> <colonne>", "Nouveau"]),
+            ("man/ko/man1/pm.1", ["이름", "사용법", "종료 코드", "pm move <아이디> <열>", "환경 변수"]),
+        ]
+        let pm = PMBinary()
+        for (path, words) in expectations {
+            let file = Self.resources.appendingPathComponent(path).path
+            let run = try pm.run(
+                ["-l", file], ["LANG": "C.UTF-8", "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"], binary: man)
+            #expect(run.status == 0, "\(path): \(run.stderr)")
+            #expect(!run.stderr.contains("warning"), "\(path): \(run.stderr)")
+            for word in words where word != "Nouveau" {
+                #expect(run.stdout.contains(word), "\(path): \(word)\n\(run.stdout.prefix(600))")
+            }
+        }
+        // The README's install step, into a scratch prefix: man -L fr pm finds the French page.
+        let prefix = pm.home.file("prefix")
+        let install = try pm.run(
+            [Self.resources.appendingPathComponent("install.sh").path],
+            ["PREFIX": prefix, "PM_BINARY": PMBinary.path], binary: "/bin/sh")
+        #expect(install.status == 0, "\(install.stderr)")
+        let environment = [
+            "LANG": "C.UTF-8", "PATH": "\(prefix)/bin:/usr/bin:/bin", "MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80",
+        ]
+        let french = try pm.run(["-L", "fr", "pm"], environment, binary: man)
+        #expect(french.status == 0 && french.stdout.contains("NOM") && french.stdout.contains("COMMANDES"), "\(french.stderr)")
+        let korean = try pm.run(["-L", "ko", "pm"], environment, binary: man)
+        #expect(korean.status == 0 && korean.stdout.contains("종료 코드"), "\(korean.stderr)")
+        let english = try pm.run(["pm"], environment, binary: man)
+        #expect(english.status == 0 && english.stdout.contains("EXIT STATUS"), "\(english.stderr)")
+        #expect(FileManager.default.fileExists(atPath: prefix + "/share/fish/vendor_completions.d/pm.fish"))
+    }
+
+    /// A board with a task in TODO, and the environment the shells run pm in.
+    func board(_ language: String) throws -> (PMBinary, String, [String: String]) {
+        let pm = PMBinary(language: language)
+        let id = try pm.run(["add", "Rapport trimestriel"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let directory = URL(fileURLWithPath: PMBinary.path).deletingLastPathComponent().path
+        return (pm, id, ["PATH": "\(directory):/usr/bin:/bin"])
+    }
+
+    @Test func bashCompletesCommandsIdsAndColumns() throws {
+        let bash = try require("bash")
+        let (pm, id, environment) = try board("fr_FR.UTF-8")
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let script =
+                "source '\(Self.resources.path)/completions/pm.bash'; COMP_WORDS=(pm \(quoted)); COMP_CWORD=\(words.count); _pm; printf '%s\\n' \"${COMPREPLY[@]}\""
+            let run = try pm.run(["-c", script], environment, binary: bash)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["mo"]) == ["move"])
+        let st = try complete(["st"])
+        #expect(st.contains("start") && st.contains("status"))
+        #expect(try complete(["move", ""]) == [id])
+        #expect(try complete(["move", id, ""]).contains("EN\\ COURS"))
+        #expect(try complete(["move", id, "ter"]) == ["TERMINÉ"])
+        #expect(try complete(["list", "--sort", ""]) == ["due", "title", "created"])
+        #expect(try complete(["add", "x", "--d"]) == ["--due"])
+        #expect(try complete(["remote", ""]).contains("add"))
+    }
+
+    @Test func fishCompletesIdsWithTitlesAndColumnsInTheReadersLanguage() throws {
+        let fish = try require("fish")
+        let (pm, id, environment) = try board("ko_KR.UTF-8")
+        func complete(_ line: String) throws -> String {
+            let script = "source '\(Self.resources.path)/completions/pm.fish'; complete -C '\(line)'"
+            let run = try pm.run(["--no-config", "-c", script], environment, binary: fish)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        #expect(try complete("pm move ") == "\(id)\tRapport trimestriel\n")
+        #expect(try complete("pm move \(id) 진").contains("진행 중\tdoing"))
+        #expect(try complete("pm mo").contains("move\t작업을 다른 열로 옮깁니다"))
+        #expect(try complete("pm list --sort ").contains("created"))
+    }
+
+    @Test func zshCompletesIdsAndColumnsInATerminal() throws {
+        let zsh = try require("zsh")
+        let (pm, id, environment) = try board("fr_FR.UTF-8")
+        _ = try require("tmux")
+        var extra = environment
+        extra["LANGUAGE"] = "fr"
+        let session = try BoardTmuxTests.Session(
+            pm: pm, width: 120, height: 30, language: "C.UTF-8", extra: extra, command: [zsh, "-f"])
+        defer { session.close() }
+        try session.raw("fpath=('\(Self.resources.path)/completions' $fpath); autoload -U compinit; compinit -u; PS1='> '")
+        try session.keys("Enter")
+        #expect(session.waitFor { $0.contains("\n>") })
+        try session.raw("pm move ")
+        try session.keys("Tab")
+        #expect(session.waitFor(6) { $0.contains("pm move \(id)") }, "the only id is inserted: \(session.screen)")
+        try session.keys("Tab")
+        #expect(session.waitFor(6) { $0.contains("EN COURS") && $0.contains("TERMINÉ") }, "columns in French: \(session.screen)")
+    }
+}
