@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs pm, its manual pages (en, fr, ko) and its bash, zsh and fish
-# completions under PREFIX (default ~/.local; PREFIX=/usr/local for everyone).
+# completions under PREFIX (default ~/.local; PREFIX=/usr/local for everyone),
+# and the systemd user timer that runs `pm remind --notify` (enable it with
+# `systemctl --user enable --now pm-remind.timer`).
 # Run after `swift build -c release --static-swift-stdlib`.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,4 +16,17 @@ done
 install -Dm644 "$here/completions/pm.bash" "$prefix/share/bash-completion/completions/pm"
 install -Dm644 "$here/completions/_pm" "$prefix/share/zsh/site-functions/_pm"
 install -Dm644 "$here/completions/pm.fish" "$prefix/share/fish/vendor_completions.d/pm.fish"
-echo "pm: installed in $prefix (man pm, man -L fr pm, man -L ko pm; completions for bash, zsh, fish)"
+# The user units, with this prefix's pm in ExecStart (systemd's user unit
+# folder: ~/.config/systemd/user, or the system-wide one for /usr/local).
+if [ -n "${SYSTEMD_USER_DIR:-}" ]; then
+  units=$SYSTEMD_USER_DIR
+elif [ "$prefix" = "$HOME/.local" ]; then
+  units=${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user
+else
+  units=$prefix/lib/systemd/user
+fi
+mkdir -p "$units"
+sed "s|^ExecStart=.*/pm |ExecStart=$prefix/bin/pm |" "$here/systemd/pm-remind.service" >"$units/pm-remind.service"
+chmod 644 "$units/pm-remind.service"
+install -Dm644 "$here/systemd/pm-remind.timer" "$units/pm-remind.timer"
+echo "pm: installed in $prefix (man pm, man -L fr pm, man -L ko pm; completions for bash, zsh, fish; $units/pm-remind.timer)"

@@ -93,16 +93,21 @@ extension ProcessContext {
     /// Changes the board under the lock, saves it, and records the change on
     /// this user's undo stack (which clears their redo stack).
     func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
-        try updateWithUndo { board, _ in
+        var changed: (id: TaskID, tasks: [BoardTask])?
+        let result: Result = try updateWithUndo { board, _ in
             let before = board.tasks
             let known = board.history.appended.count
             let result = try body(&board)
+            changed = (board.id, board.tasks)
             let transitions = board.history.appended.dropFirst(known).map { event in
                 Transition(
                     from: before.first { $0.id == event.taskID }, to: board.task(event.taskID), eventID: event.id, at: event.at)
             }
             return (result, transitions.isEmpty ? nil : .record(transitions))
         }
+        // A reminder popped up for a task now done, deleted or redated is withdrawn.
+        if let changed { DesktopReminders.afterChange(boardID: changed.id, tasks: changed.tasks, context: self) }
+        return result
     }
 
     /// Reverts this user's last change (`redo: false`) or last undo (`redo: true`).

@@ -325,6 +325,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case manExitIO = "man.exit.io"
     case manExitLater = "man.exit.later"
     case manExitInternal = "man.exit.internal"
+    case helpNotify = "help.notify"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

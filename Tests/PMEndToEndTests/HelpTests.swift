@@ -15,7 +15,8 @@ import Testing
         var paths: [[String]] = []
         func walk(_ command: [String: Any], _ path: [String]) {
             paths.append(path)
-            for child in command["subcommands"] as? [[String: Any]] ?? [] {
+            // Hidden commands (pm __complete, pm __generate) are the shell's and the build's, not a reader's.
+            for child in command["subcommands"] as? [[String: Any]] ?? [] where child["shouldDisplay"] as? Bool ?? true {
                 walk(child, path + [child["commandName"] as? String ?? ""])
             }
         }
@@ -40,7 +41,8 @@ import Testing
             "pm", "json", "git", "ssh", "https", "cron", "auto", "always", "never", "due", "title", "created", "todo",
             "doing", "done", "help", "version", "board", "body", "options", "arguments", "date", "format", "local",
             "terminal", "description", "dropbox", "nextcloud", "syncthing", "icalendar", "unique", "standard", "accents",
-            "interruption", "ics", "l10n", "tables", "plural", "kanban", "copies", "shell", "argument",
+            "interruption", "ics", "l10n", "tables", "plural", "kanban", "copies", "shell", "argument", "notification",
+            "service",
         ]
         return words.subtracting(typed)
     }()

@@ -43,7 +43,9 @@ public enum CalendarExport {
             for id in gone.sorted(by: { $0.rawValue < $1.rawValue }) {
                 guard let entry = last[id], let due = entry.due else { continue }
                 deleted.append(
-                    BoardTask(id: id, title: entry.title, body: "", state: .done, due: due, createdAt: entry.updatedAt, updatedAt: entry.updatedAt))
+                    BoardTask(
+                        id: id, title: entry.title, body: "", state: .done, due: due, createdAt: entry.updatedAt,
+                        updatedAt: entry.updatedAt))
             }
         }
     }

@@ -60,45 +60,79 @@ public struct ReminderLog: Sendable {
     /// - Throws: ``PMError/unsafeFile(path:)`` when it is a symlink or not a
     ///   regular file, ``PMError/stateCorrupt(path:line:column:reason:file:)``
     ///   when it cannot be read exactly (never guessed: delete it to start afresh).
-    public func load() throws -> Set<String> {
+    public func load() throws -> Set<String> { try loadState().shown }
+
+    /// What was shown, and the desktop notifications still up (key → id), so
+    /// that a later run can withdraw those whose task was done or deleted.
+    public struct State: Equatable, Sendable {
+        public var shown: Set<String> = []
+        public var notified: [String: UInt32] = [:]
+        public init(shown: Set<String> = [], notified: [String: UInt32] = [:]) {
+            self.shown = shown
+            self.notified = notified
+        }
+    }
+
+    public func loadState() throws -> State {
         let bytes: [UInt8]
         do {
             bytes = try fileSystem.readFileNoFollow(path)
         } catch let error as SystemCallError {
             switch error.code {
-            case 2, 20: return []  // ENOENT, ENOTDIR
+            case 2, 20: return State()  // ENOENT, ENOTDIR
             case 40, 21: throw PMError.unsafeFile(path: path)  // ELOOP, EISDIR
             default: throw PMError.readFailed(path: path, error)
             }
         }
-        let keys = try BoardDecoder.decodeStateFile(bytes, path: path, file: .reminderLog) { reader -> [String] in
-            var keys: [String] = []
+        return try BoardDecoder.decodeStateFile(bytes, path: path, file: .reminderLog) { reader -> State in
+            var state = State()
             try reader.readObject { key, reader in
-                guard key == "shown" else {
+                switch key {
+                case "shown":
+                    try reader.beginArray()
+                    var firstElement = true
+                    while try reader.nextElement(first: &firstElement) { state.shown.insert(try reader.readString()) }
+                case "notified":
+                    // Ids the notification service gave; anything else is left out, never guessed.
+                    if case .object(let entries) = try reader.readValue() {
+                        for (key, value) in entries {
+                            if case .number(let text) = value, let id = UInt32(text) { state.notified[key] = id }
+                        }
+                    }
+                default:
                     _ = try reader.readValue()
-                    return
                 }
-                try reader.beginArray()
-                var firstElement = true
-                while try reader.nextElement(first: &firstElement) { keys.append(try reader.readString()) }
             }
-            return keys
+            return state
         }
-        return Set(keys)
     }
 
     /// Saves the shown keys, dropping those of deadlines more than 30 days before `today`.
     public func save(_ keys: Set<String>, today: CivilDate) throws {
+        try save(State(shown: keys), today: today)
+    }
+
+    /// Saves what was shown and what is still up on the desktop, dropping
+    /// keys of deadlines more than 30 days before `today`.
+    public func save(_ state: State, today: CivilDate) throws {
         let cutoff = today.adding(days: -30) ?? .first
-        let kept = keys.filter { key in
+        func recent(_ key: String) -> Bool {
             guard let at = key.lastIndex(of: "@"), let date = CivilDate(iso: String(key[key.index(after: at)...])) else {
                 return false
             }
             return date >= cutoff
-        }.sorted()
+        }
+        let kept = state.shown.filter(recent).sorted()
+        let notified = state.notified.filter { recent($0.key) }.sorted { $0.key < $1.key }
         var writer = JSONWriter()
-        writer.object(
-            [("shown", { w in w.array(count: kept.count, level: 1) { w, index in w.string(kept[index]) } })], level: 0)
+        var members: [(String, (inout JSONWriter) -> Void)] = [
+            ("shown", { w in w.array(count: kept.count, level: 1) { w, index in w.string(kept[index]) } })
+        ]
+        if !notified.isEmpty {
+            let entries = notified.map { entry in (entry.key, { (w: inout JSONWriter) in w.raw(String(entry.value)) }) }
+            members.append(("notified", { w in w.object(entries, level: 1) }))
+        }
+        writer.object(members, level: 0)
         writer.raw("\n")
         let directory = BoardStore.directory(of: path)
         do {
