@@ -239,6 +239,25 @@ import Testing
         #expect(text.contains("ok"))
     }
 
+    /// The commands that take `--json`, from ArgumentParser's definitions.
+    func commandsWithJSON(_ pm: PMBinary) throws -> [String] {
+        let dump = try pm.run(["--experimental-dump-help"]).stdout
+        guard let json = try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [String: Any],
+            let root = json["command"] as? [String: Any]
+        else { return [] }
+        var found: [String] = []
+        func walk(_ command: [String: Any], _ path: [String]) {
+            let arguments = command["arguments"] as? [[String: Any]] ?? []
+            let names = arguments.flatMap { ($0["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } }
+            if names.contains("json") { found.append(path.joined(separator: " ")) }
+            for child in command["subcommands"] as? [[String: Any]] ?? [] {
+                walk(child, path + [child["commandName"] as? String ?? ""])
+            }
+        }
+        walk(root, [])
+        return found
+    }
+
     /// Every `--json` output validates against its schema in Resources/,
     /// with a conflict and a restored task on the board.
     @Test func jsonOutputsMatchTheirSchemas() throws {
@@ -252,10 +271,17 @@ import Testing
         try pm.run(["edit", id, "--title", "From A", "--board", a], ["PM_NOW": "2026-11-21T10:00:01Z"])
         try pm.run(["edit", id, "--title", "From B"], ["PM_NOW": "2026-11-21T10:00:02Z"])
         try pm.run(["merge", log(a)])
+        let other = try pm.run(["add", "Other", "--due", "2026-11-21"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Every command that takes --json (HelpTests reads the same tree), in an order that leaves each one something to do.
         let outputs: [(String, [String])] = [
             ("task", ["list", "--json"]), ("task", ["show", id, "--json"]), ("task", ["add", "x", "--json"]),
-            ("history", ["history", "--json"]), ("history", ["undo", "--json"]), ("status", ["status", "--json"]),
+            ("task", ["edit", other, "--body", "b", "--json"]), ("task", ["move", other, "doing", "--json"]),
+            ("task", ["start", other, "--json"]), ("task", ["remind", "--json"]), ("task", ["done", other, "--json"]),
+            ("history", ["history", "--json"]), ("history", ["history", "--task", id, "--json"]),
+            ("history", ["undo", "--json"]), ("history", ["redo", "--json"]), ("task", ["delete", other, "--json"]),
+            ("status", ["status", "--json"]),
         ]
+        #expect(Set(outputs.map { $0.1[0] }) == Set(try commandsWithJSON(pm)), "a command with --json has no schema check here")
         var files: [String] = []
         for (n, (schema, arguments)) in outputs.enumerated() {
             let run = try pm.run(arguments)
