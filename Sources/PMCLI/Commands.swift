@@ -176,7 +176,7 @@ extension ProcessContext {
 }
 
 struct Add: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandAdd)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "add", abstract: help(.helpCommandAdd)) }
 
     @Argument(help: ArgumentHelp(help(.helpTitle))) var title: String
     @Option(help: ArgumentHelp(help(.helpBody))) var body: String = ""
@@ -198,7 +198,7 @@ struct Add: PMCommand {
 }
 
 struct Show: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandShow)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "show", abstract: help(.helpCommandShow)) }
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @OptionGroup var common: CommonOptions
@@ -219,7 +219,7 @@ struct Show: PMCommand {
 }
 
 struct Edit: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandEdit)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "edit", abstract: help(.helpCommandEdit)) }
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @Option(help: ArgumentHelp(help(.helpTitle))) var title: String?
@@ -249,7 +249,7 @@ struct Edit: PMCommand {
 }
 
 struct Move: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandMove)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "move", abstract: help(.helpCommandMove)) }
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @Argument(help: ArgumentHelp(help(.helpState))) var state: String
@@ -263,7 +263,9 @@ struct Move: PMCommand {
 
 /// `pm start ID`: to DOING.
 struct Start: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandStart)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "start", abstract: help(.helpCommandStart))
+    }
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @OptionGroup var common: CommonOptions
@@ -274,7 +276,7 @@ struct Start: PMCommand {
 
 /// `pm done ID`: to DONE.
 struct Done: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandDone)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "done", abstract: help(.helpCommandDone)) }
 
     @Argument(help: ArgumentHelp(help(.helpId))) var id: String
     @OptionGroup var common: CommonOptions

@@ -4,7 +4,9 @@ import PMICU
 import PMLocalization
 
 struct History: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandHistory)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "history", abstract: help(.helpCommandHistory))
+    }
 
     @Option(help: ArgumentHelp(help(.helpLimit))) var limit: Int = 20
     @Option(help: ArgumentHelp(help(.helpHistoryTask))) var task: String?
@@ -29,7 +31,7 @@ struct History: PMCommand {
 }
 
 struct Undo: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandUndo)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "undo", abstract: help(.helpCommandUndo)) }
 
     @Flag(help: ArgumentHelp(help(.helpSkip))) var skip = false
     @OptionGroup var common: CommonOptions
@@ -52,7 +54,7 @@ struct Undo: PMCommand {
 }
 
 struct Redo: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandRedo)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "redo", abstract: help(.helpCommandRedo)) }
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption

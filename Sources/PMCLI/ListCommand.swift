@@ -93,18 +93,23 @@ struct List: PMCommand {
 
     /// Default: by deadline (none last), then creation. `title` uses the reader's collation.
     func sorted(_ tasks: [BoardTask], locale: String) -> [BoardTask] {
+        // Indices sorted on keys computed once: moving whole tasks and
+        // re-reading their fields at every comparison cost more than the rest.
+        func byCreation(_ a: Int, _ b: Int) -> Bool {
+            let (x, y) = (tasks[a], tasks[b])
+            return x.createdAt != y.createdAt ? x.createdAt < y.createdAt : x.id.rawValue < y.id.rawValue
+        }
+        func ordered(_ less: (Int, Int) -> Bool) -> [BoardTask] {
+            var indices = Array(tasks.indices)
+            indices.sort(by: less)
+            return indices.map { tasks[$0] }
+        }
         switch sort {
         case .due:
-            return tasks.sorted { a, b in
-                switch (a.due, b.due) {
-                case (let x?, let y?) where x != y: return x < y
-                case (.some, nil): return true
-                case (nil, .some): return false
-                default: return (a.createdAt, a.id) < (b.createdAt, b.id)
-                }
-            }
+            let days = tasks.map { $0.due?.daysSince1970 ?? Int.max }
+            return ordered { a, b in days[a] != days[b] ? days[a] < days[b] : byCreation(a, b) }
         case .created:
-            return tasks.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+            return ordered(byCreation)
         case .title:
             guard let collator = ICUCollator(locale: locale) else { return tasks.sorted { $0.title < $1.title } }
             return tasks.sorted { a, b in

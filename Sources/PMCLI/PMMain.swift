@@ -15,6 +15,8 @@ public enum PMMain {
         signal(SIGPIPE, SIG_IGN)
         if let position = firstArgumentNotUTF8() { fail(CLIError.argumentNotUTF8(position)) }
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The version alone (scripts ask it often): no command tree to build.
+        if arguments == ["--version"] { finish(printing: PM.configuration.version) }
         let command: ParsableCommand
         do {
             command = try PM.parseAsRoot()

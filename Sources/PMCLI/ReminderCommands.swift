@@ -4,7 +4,9 @@ import PMLocalization
 import PMSync
 
 struct Remind: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandRemind)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "remind", abstract: help(.helpCommandRemind))
+    }
 
     @Flag(help: ArgumentHelp(help(.helpAll))) var all = false
     @Flag(help: ArgumentHelp(help(.helpNotify))) var notify = false
@@ -85,7 +87,7 @@ enum DesktopReminders {
 
 struct Export: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(abstract: help(.helpCommandExport), subcommands: [ExportICS.self])
+        CommandConfiguration(commandName: "export", abstract: help(.helpCommandExport), subcommands: [ExportICS.self])
     }
 }
 

@@ -7,7 +7,9 @@ import PMSync
 
 /// `pm merge FILE...`: folds other copies of this board into it (DESIGN.md §9).
 struct Merge: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandMerge)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "merge", abstract: help(.helpCommandMerge))
+    }
 
     @Argument(help: ArgumentHelp(help(.helpMergeFiles))) var files: [String]
     @OptionGroup var common: CommonOptions
@@ -103,6 +105,7 @@ extension ProcessContext {
 struct Remote: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
+            commandName: "remote",
             abstract: help(.helpCommandRemote), subcommands: [RemoteShow.self, RemoteAdd.self, RemoteRemove.self],
             defaultSubcommand: RemoteShow.self)
     }
@@ -188,7 +191,7 @@ struct RemoteRemove: PMCommand {
 
 /// `pm sync [--watch]`.
 struct Sync: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandSync)) }
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "sync", abstract: help(.helpCommandSync)) }
 
     @Flag(help: ArgumentHelp(help(.helpWatch))) var watch = false
     @OptionGroup var common: CommonOptions
@@ -245,7 +248,9 @@ struct SyncWatch {
 /// `pm status`: the board, its counts, where it syncs and whether that answers
 /// now, the last sync, changes waiting and unresolved conflicts.
 struct Status: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(abstract: help(.helpCommandStatus)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "status", abstract: help(.helpCommandStatus))
+    }
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption

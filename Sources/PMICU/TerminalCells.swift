@@ -105,15 +105,17 @@ public enum TerminalCells {
         if total <= limit { return text }
         let room = limit - width(of: ellipsis)
         guard room >= 0 else { return "" }
-        var result = String.UnicodeScalarView()
+        // One slice, not a string grown a code point at a time.
+        let scalars = text.unicodeScalars
+        var end = scalars.startIndex
         var used = 0
-        for scalar in text.unicodeScalars {
-            let w = width(of: scalar)
+        while end < scalars.endIndex {
+            let w = width(of: scalars[end])
             if used + w > room { break }
-            result.append(scalar)
             used += w
+            scalars.formIndex(after: &end)
         }
-        return String(result) + ellipsis
+        return String(scalars[..<end]) + ellipsis
     }
 
     /// Code points that can join a neighbour into one grapheme cluster.

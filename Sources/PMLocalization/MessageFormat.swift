@@ -156,10 +156,14 @@ public struct MessageFormat: Sendable, Equatable {
 
     /// A notation left in plain text is one the localizer would print as is.
     private static func checkNoStrayNotation(_ text: String) throws {
-        if let open = text.firstIndex(of: "{") {
+        // Byte scans first: most literals hold no brace and no parenthesis
+        // (Foundation's `contains` on strings would cost far more).
+        let utf8 = text.utf8
+        if let open = utf8.firstIndex(of: UInt8(ascii: "{")) {
             throw Problem.badGrammar(String(text[open...].prefix(12)))
         }
-        if text.contains("}") { throw Problem.badGrammar("}") }
+        if utf8.contains(UInt8(ascii: "}")) { throw Problem.badGrammar("}") }
+        guard utf8.contains(UInt8(ascii: "(")) else { return }
         // `(` glued to the word before it and opening on a particle syllable:
         // a particle notation that is unknown, unclosed or not after a placeholder.
         let characters = Array(text)

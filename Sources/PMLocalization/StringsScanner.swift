@@ -99,12 +99,12 @@ struct StringsScanner {
     private mutating func parseString() throws -> String {
         let start = line
         advance()  // opening quote
-        var result = String.UnicodeScalarView()
+        var result = UTF8Buffer()
         while let c = peek {
             switch c {
             case "\"":
                 advance()
-                return String(result)
+                return String(decoding: result.bytes, as: UTF8.self)
             case "\\":
                 advance()
                 try parseEscape(into: &result)
@@ -116,7 +116,7 @@ struct StringsScanner {
         throw Failure(line: start, kind: .unterminatedString)
     }
 
-    private mutating func parseEscape(into result: inout String.UnicodeScalarView) throws {
+    private mutating func parseEscape(into result: inout UTF8Buffer) throws {
         guard let c = peek else { throw Failure(line: line, kind: .unterminatedString) }
         switch c {
         case "\"":
@@ -181,6 +181,20 @@ struct StringsScanner {
         case 0x41...0x46: return c.value - 0x41 + 10
         case 0x61...0x66: return c.value - 0x61 + 10
         default: return nil
+        }
+    }
+}
+
+/// A string being built, as UTF-8 bytes: appending to a `String` a code
+/// point at a time costs several times more.
+struct UTF8Buffer {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ scalar: Unicode.Scalar) {
+        if scalar.isASCII {
+            bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { bytes.append($0) }
         }
     }
 }

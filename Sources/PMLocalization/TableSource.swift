@@ -37,18 +37,19 @@ public struct TableSource: Sendable {
     }
 
     static func decodeHex(_ hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.utf8.count / 2)
-        var high: UInt8?
-        for c in hex.utf8 {
-            let nibble: UInt8 = c >= 0x61 ? c - 0x61 + 10 : c - 0x30
-            if let h = high {
-                bytes.append(h << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
+        let digits = hex.utf8
+        let count = digits.count / 2
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var index = digits.startIndex
+            for position in 0..<count {
+                let high = digits[index]
+                digits.formIndex(after: &index)
+                let low = digits[index]
+                digits.formIndex(after: &index)
+                let value = { (c: UInt8) -> UInt8 in c >= 0x61 ? c &- 0x61 &+ 10 : c &- 0x30 }
+                buffer[position] = value(high) << 4 | value(low)
             }
+            initialized = count
         }
-        return bytes
     }
 }
