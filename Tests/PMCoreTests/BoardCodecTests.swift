@@ -30,6 +30,65 @@ import Testing
         #expect(BoardEncoder.encode(decoded) == bytes)
     }
 
+    /// The bytes as encoded from scratch, ignoring where the tasks were read from.
+    func fresh(_ board: Board) -> [UInt8] {
+        var board = board
+        board.source = TaskSource()
+        return BoardEncoder.encode(board)
+    }
+
+    /// Saving copies unchanged tasks from the file read instead of encoding
+    /// them again; the bytes are exactly those of a full encoding, after an
+    /// edit, a move, an addition and a deletion.
+    @Test func copiedTasksGiveTheSameBytesAsAFullEncoding() throws {
+        var board = try sample()
+        board.schemaVersion = 2
+        board.history = HistoryLog()
+        for n in 0..<20 {
+            try board.add(
+                title: "Tâche \(n) 보고서", body: "corps\n\(n)", due: n % 3 == 0 ? CivilDate(iso: "2026-12-0\(n % 9 + 1)") : nil,
+                id: ids.make(), eventID: ids.make(), by: "camille", at: "2026-11-21T10:01:00.000Z")
+        }
+        var read = try BoardDecoder.decode(BoardEncoder.encode(board), path: "b.json")
+        try read.edit(
+            read.tasks[5].id, Board.Edit(title: "Renommée"), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:02:00.000Z")
+        try read.move(read.tasks[9].id, to: .done, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:02:01.000Z")
+        _ = try read.delete(read.tasks[2].id, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:02:02.000Z")
+        try read.add(title: "Nouvelle", id: ids.make(), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:02:03.000Z")
+        #expect(BoardEncoder.encode(read) == fresh(read))
+        #expect(try BoardDecoder.decode(BoardEncoder.encode(read), path: "b.json").tasks == read.tasks)
+    }
+
+    /// A file edited by hand: a task in another spacing is kept as it was
+    /// written (the same values; a diff shows only what changed), the
+    /// whole file is encoded afresh when even its first task is not in pm's
+    /// form, and a raw bidi control pasted into a title never passes raw.
+    @Test func aFileEditedByHandIsReadBackTheSameAndNeverPassesControlsRaw() throws {
+        var board = try sample()
+        board.schemaVersion = 2
+        board.history = HistoryLog()
+        let text = String(decoding: BoardEncoder.encode(board), as: UTF8.self)
+        let spaced = text.replacingOccurrences(of: "\"title\": \"Second\"", with: "\"title\":   \"Second\"")
+        #expect(spaced != text)
+        var read = try decode(spaced)
+        try read.add(title: "x", id: ids.make(), eventID: ids.make(), by: "camille", at: "2026-11-21T10:03:00.000Z")
+        let written = String(decoding: BoardEncoder.encode(read), as: UTF8.self)
+        #expect(written.contains("\"title\":   \"Second\""), "the edited task kept as written")
+        #expect(written.contains("      \"title\": \"x\",\n"), "the new one in pm's form")
+        #expect(try decode(written).tasks == read.tasks)
+        let firstSpaced = text.replacingOccurrences(of: "\"body\": \"line 1", with: "\"body\":  \"line 1")
+        var whole = try decode(firstSpaced)
+        try whole.add(title: "z", id: ids.make(), eventID: ids.make(), by: "camille", at: "2026-11-21T10:03:02.000Z")
+        #expect(BoardEncoder.encode(whole) == fresh(whole))
+        // pm's form for the first task, a raw U+202E in the second.
+        let bidi = text.replacingOccurrences(of: "\"title\": \"Second\"", with: "\"title\": \"Sec\u{202E}ond\"")
+        var hostile = try decode(bidi)
+        try hostile.add(title: "y", id: ids.make(), eventID: ids.make(), by: "camille", at: "2026-11-21T10:03:01.000Z")
+        let escaped = String(decoding: BoardEncoder.encode(hostile), as: UTF8.self)
+        #expect(!escaped.unicodeScalars.contains("\u{202E}") && escaped.contains("Sec\\u202eond"))
+        #expect(BoardEncoder.encode(hostile) == fresh(hostile))
+    }
+
     /// Schema 2: tasks and where in the log the board stands; no history, no revision.
     @Test func aSchemaTwoBoardRoundTripsWithItsLogPosition() throws {
         var board = try sample()

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A board: its tasks, in a stable order, and its history.
 public struct Board: Equatable, Sendable {
     /// The newest file format this pm reads and writes: 2, the state folded
@@ -17,6 +21,9 @@ public struct Board: Equatable, Sendable {
     public var log: LogPosition
     /// Top-level fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue]
+    /// The file the tasks were read from: saving copies an unchanged task's
+    /// bytes instead of encoding it again. Not part of the board's value.
+    public var source = TaskSource()
 
     /// A new, empty board.
     public init(id: TaskID) {
@@ -154,4 +161,59 @@ public struct HistoryLog: Equatable, Sendable {
     public func events() throws -> [HistoryEvent] {
         try BoardDecoder.decodeHistory(storedJSON) + appended
     }
+}
+
+/// Each task as read, with where its object lies in the file's bytes.
+/// Never compared: two boards with the same tasks are equal wherever they were read from.
+public struct TaskSource: Equatable, Sendable {
+    var bytes: [UInt8] = []
+    var tasks: [BoardTask] = []
+    var spans: [Range<Int>] = []
+    var index: [TaskID: Int] = [:]
+
+    public init() {}
+
+    init(bytes: [UInt8], tasks: [BoardTask], spans: [Range<Int>]) {
+        self.bytes = bytes
+        self.tasks = tasks
+        self.spans = spans
+        index.reserveCapacity(tasks.count)
+        for (position, task) in tasks.enumerated() { index[task.id] = position }
+    }
+
+    /// Where `task` was in the file, when it is unchanged since.
+    func position(of task: BoardTask) -> Int? {
+        guard let position = index[task.id], tasks[position] == task else { return nil }
+        return position
+    }
+
+    /// The tasks whose bytes hold a lead byte of a character an encoder may
+    /// escape (C1 controls: C2, U+061C: D8, U+2000…U+2FFF: E2), found with
+    /// memchr over the whole file rather than byte by byte per task.
+    func positionsWithEscapableBytes() -> Set<Int> {
+        var found = Set<Int>()
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for lead: UInt8 in [0xC2, 0xD8, 0xE2] {
+                var offset = 0
+                while offset < buffer.count,
+                    let hit = memchr(base + offset, Int32(lead), buffer.count - offset)
+                {
+                    let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    // The span holding `at`, by binary search (spans are in file order).
+                    var low = 0
+                    var high = spans.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if spans[middle].upperBound <= at { low = middle + 1 } else { high = middle }
+                    }
+                    if low < spans.count, spans[low].contains(at) { found.insert(low) }
+                    offset = at + 1
+                }
+            }
+        }
+        return found
+    }
+
+    public static func == (_: TaskSource, _: TaskSource) -> Bool { true }
 }

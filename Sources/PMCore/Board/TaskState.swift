@@ -10,23 +10,27 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Validates and lowercases a UUID string; nil if it is not one.
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return nil }
-        var lowered = [UInt8]()
-        lowered.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
+        // One pass over the bytes; the text itself is kept when already
+        // canonical (the board file's case), with no copy.
+        var count = 0
+        var upper = false
+        for byte in text.utf8 {
+            guard count < 36 else { return nil }
+            if count == 8 || count == 13 || count == 18 || count == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
-                lowered.append(byte)
             } else {
                 switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lowered.append(byte)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): lowered.append(byte + 32)
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): upper = true
                 default: return nil
                 }
             }
+            count += 1
         }
-        rawValue = String(decoding: lowered, as: UTF8.self)
+        guard count == 36 else { return nil }
+        rawValue =
+            upper
+            ? String(decoding: text.utf8.map { (0x41...0x46).contains($0) ? $0 + 32 : $0 }, as: UTF8.self) : text
     }
 
     /// An id already known to be a lowercase UUID string.

@@ -14,14 +14,16 @@ public enum BoardDecoder {
         }
         do {
             var historyRange: Range<Int>?
+            var spans: [Range<Int>] = []
             var board = try bytes.withUnsafeBufferPointer { buffer in
                 var reader = JSONReader(buffer)
-                let board = try readBoard(&reader, historyRange: &historyRange)
+                let board = try readBoard(&reader, historyRange: &historyRange, spans: &spans)
                 reader.skipWhitespace()
                 guard reader.atEnd else { throw reader.failure() }
                 return board
             }
             if let historyRange { board.history = HistoryLog(storedJSON: bytes[historyRange]) }
+            board.source = TaskSource(bytes: bytes, tasks: board.tasks, spans: spans)
             return board
         } catch let failure as JSONReader.Failure {
             throw describe(failure, in: bytes, path: path)
@@ -166,7 +168,9 @@ public enum BoardDecoder {
 
     // MARK: Board
 
-    private static func readBoard(_ reader: inout JSONReader, historyRange: inout Range<Int>?) throws -> Board {
+    private static func readBoard(
+        _ reader: inout JSONReader, historyRange: inout Range<Int>?, spans: inout [Range<Int>]
+    ) throws -> Board {
         var schemaVersion: Int?
         var id: TaskID?
         var revision = 0
@@ -184,7 +188,7 @@ public enum BoardDecoder {
             case "log":
                 log = try readLogPosition(&reader)
             case "tasks":
-                tasks = try readTasks(&reader)
+                tasks = try readTasks(&reader, spans: &spans)
             case "history":
                 _ = try reader.peek()
                 let start = reader.index
@@ -228,7 +232,7 @@ public enum BoardDecoder {
         return position
     }
 
-    private static func readTasks(_ reader: inout JSONReader) throws -> [BoardTask] {
+    private static func readTasks(_ reader: inout JSONReader, spans: inout [Range<Int>]) throws -> [BoardTask] {
         var tasks: [BoardTask] = []
         var seen = Set<TaskID>()
         try reader.beginArray()
@@ -241,6 +245,7 @@ public enum BoardDecoder {
                 throw JSONReader.Failure(offset: start, reason: .duplicateID(task.id))
             }
             tasks.append(task)
+            spans.append(start..<reader.index)
         }
         return tasks
     }

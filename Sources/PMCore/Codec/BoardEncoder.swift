@@ -18,7 +18,7 @@ public enum BoardEncoder {
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("id", { $0.string(board.id.rawValue) }),
             ("schemaVersion", { $0.raw(String(board.schemaVersion)) }),
-            ("tasks", { writeTasks(board.tasks, into: &$0) }),
+            ("tasks", { writeTasks(board.tasks, source: board.source, into: &$0) }),
         ]
         if board.schemaVersion >= 2 {
             fields.append(("log", { writeLogPosition(board.log, into: &$0) }))
@@ -48,10 +48,34 @@ public enum BoardEncoder {
         writer.object(members, level: 1)
     }
 
-    static func writeTasks(_ tasks: [BoardTask], into writer: inout JSONWriter) {
+    static func writeTasks(_ tasks: [BoardTask], source: TaskSource = TaskSource(), into writer: inout JSONWriter) {
+        let copying = canCopy(tasks, from: source)
+        // A task with a character the encoder may escape is encoded again:
+        // a hand edit never passes raw.
+        let escapable = copying ? source.positionsWithEscapableBytes() : []
         writer.array(count: tasks.count, level: 1) { writer, index in
-            writeTask(tasks[index], overdue: nil, into: &writer, level: 2)
+            if copying, let position = source.position(of: tasks[index]), !escapable.contains(position) {
+                writer.bytes.append(contentsOf: source.bytes[source.spans[position]])
+            } else {
+                writeTask(tasks[index], overdue: nil, into: &writer, level: 2)
+            }
         }
+    }
+
+    /// Whether unchanged tasks can be copied from the file they were read
+    /// from: it is in this encoder's form (pm wrote it), checked on the
+    /// first task that can be copied, encoded afresh and compared byte for
+    /// byte. A file edited by hand or written by another tool is encoded
+    /// whole, as before.
+    static func canCopy(_ tasks: [BoardTask], from source: TaskSource) -> Bool {
+        guard !source.spans.isEmpty else { return false }
+        for task in tasks {
+            guard let position = source.position(of: task) else { continue }
+            var probe = JSONWriter()
+            writeTask(task, overdue: nil, into: &probe, level: 2)
+            return probe.bytes.elementsEqual(source.bytes[source.spans[position]])
+        }
+        return false
     }
 
     static func writeTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int) {
@@ -283,8 +307,10 @@ struct JSONWriter {
                         let value = scalar.value
                         bytes.append(contentsOf: [0x5C, UInt8(ascii: "u")])
                         for shift in [12, 8, 4, 0] { bytes.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
+                    } else if scalar.isASCII {
+                        bytes.append(UInt8(truncatingIfNeeded: scalar.value))
                     } else {
-                        bytes.append(contentsOf: String(scalar).utf8)
+                        UTF8.encode(scalar) { bytes.append($0) }
                     }
                 }
             }
