@@ -18,11 +18,15 @@ public enum PMMain {
         // The version alone (scripts ask it often): no command tree to build.
         if arguments == ["--version"] { finish(printing: PM.configuration.version) }
         let command: ParsableCommand
-        do {
-            command = try PM.parseAsRoot()
-        } catch {
-            if PM.exitCode(for: error) == .success { finishHelp(arguments, error: error) }
-            failUsage(arguments)
+        if let parsed = parsedAlone(arguments) {
+            command = parsed
+        } else {
+            do {
+                command = try PM.parseAsRoot()
+            } catch {
+                if PM.exitCode(for: error) == .success { finishHelp(arguments, error: error) }
+                failUsage(arguments)
+            }
         }
         do {
             var runnable = command
@@ -36,6 +40,29 @@ public enum PMMain {
         } catch {
             fail(error)
         }
+    }
+
+    /// The commands run most often, parsed by themselves: building the
+    /// whole tree (every command's definitions and localized help) costs
+    /// more than the parse. Anything else, and anything that does not parse
+    /// cleanly (help, a mistake), goes the whole way, so messages and exit
+    /// codes are those of the full command line.
+    private static func parsedAlone(_ arguments: [String]) -> ParsableCommand? {
+        guard let name = arguments.first else { return nil }
+        let commands: [String: ParsableCommand.Type] = [
+            "add": Add.self, "list": List.self, "ls": List.self, "show": Show.self, "edit": Edit.self, "move": Move.self,
+            "start": Start.self, "done": Done.self, "delete": Delete.self, "rm": Delete.self, "history": History.self,
+            "undo": Undo.self, "redo": Redo.self, "remind": Remind.self, "status": Status.self,
+        ]
+        guard let type = commands[name] else { return nil }
+        let rest = Array(arguments.dropFirst())
+        // Help and ArgumentParser's own machine outputs are the whole tree's.
+        guard
+            !rest.contains(where: {
+                $0 == "-h" || $0 == "--help" || $0 == "--version" || $0.hasPrefix("--experimental") || $0.hasPrefix("--generate")
+            })
+        else { return nil }
+        return try? type.parseAsRoot(rest)
     }
 
     /// The help the arguments ask for, rendered by pm in the reader's
