@@ -55,6 +55,7 @@ extension ProcessContext {
     /// unsaveable undo file refuses the change before the board is touched.
     private func updateWithUndo<Result>(_ body: (inout Board, UndoState) throws -> (Result, UndoStep?)) throws -> Result {
         var pending: (store: UndoStore, stored: UndoStore.Stored)?
+        var changed: (id: TaskID, tasks: [BoardTask])?
         let store = store()
         try mergeConflictedCopies()
         let log = try store.eventLog()
@@ -66,6 +67,7 @@ extension ProcessContext {
                 let state = try undo.load().resolved(against: board, log: log)
                 let (result, step) = try body(&board, state)
                 pending = step.map { (undo, UndoStore.Stored(committed: state, pending: $0)) }
+                changed = (board.id, board.tasks)
                 return result
             },
             beforeSave: { _ in
@@ -77,6 +79,8 @@ extension ProcessContext {
         if !existed && boardFileExists() {
             output.errorLine(localizer.string(.messageNewBoard, shown(environment.boardPath)))
         }
+        // A reminder popped up for a task now done, deleted or redated (an undo included) is withdrawn.
+        if let changed { DesktopReminders.afterChange(boardID: changed.id, tasks: changed.tasks, context: self) }
         return result
     }
 
@@ -93,21 +97,16 @@ extension ProcessContext {
     /// Changes the board under the lock, saves it, and records the change on
     /// this user's undo stack (which clears their redo stack).
     func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
-        var changed: (id: TaskID, tasks: [BoardTask])?
-        let result: Result = try updateWithUndo { board, _ in
+        try updateWithUndo { board, _ in
             let before = board.tasks
             let known = board.history.appended.count
             let result = try body(&board)
-            changed = (board.id, board.tasks)
             let transitions = board.history.appended.dropFirst(known).map { event in
                 Transition(
                     from: before.first { $0.id == event.taskID }, to: board.task(event.taskID), eventID: event.id, at: event.at)
             }
             return (result, transitions.isEmpty ? nil : .record(transitions))
         }
-        // A reminder popped up for a task now done, deleted or redated is withdrawn.
-        if let changed { DesktopReminders.afterChange(boardID: changed.id, tasks: changed.tasks, context: self) }
-        return result
     }
 
     /// Reverts this user's last change (`redo: false`) or last undo (`redo: true`).

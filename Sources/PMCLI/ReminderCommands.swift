@@ -23,7 +23,7 @@ struct Remind: PMCommand {
         guard let board = try context.store().load() else { return }
         let due = context.reminders.due(board.tasks, now: env.now(), zone: env.timeZone)
         let log = ReminderLog(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
-        let before = try log.loadState()
+        let before = try log.load()
         var state = before
         let fresh = all ? due : due.filter { !state.shown.contains(ReminderSchedule.key($0)) }
         let notifier = notify ? DesktopNotifier(environment: ProcessContext.variables) : nil
@@ -78,7 +78,7 @@ enum DesktopReminders {
     static func afterChange(boardID: TaskID, tasks: [BoardTask], context: ProcessContext) {
         let env = context.environment
         let log = ReminderLog(stateDirectory: env.stateDirectory, boardID: boardID, user: env.user)
-        guard var state = try? log.loadState(), !state.notified.isEmpty else { return }
+        guard var state = try? log.load(), !state.notified.isEmpty else { return }
         let before = state
         withdrawStale(&state, tasks: tasks, notifier: DesktopNotifier(environment: ProcessContext.variables))
         if state != before { try? log.save(state, today: env.today) }

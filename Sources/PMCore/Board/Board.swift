@@ -169,7 +169,6 @@ public struct TaskSource: Equatable, Sendable {
     var bytes: [UInt8] = []
     var tasks: [BoardTask] = []
     var spans: [Range<Int>] = []
-    var index: [TaskID: Int] = [:]
 
     public init() {}
 
@@ -177,14 +176,27 @@ public struct TaskSource: Equatable, Sendable {
         self.bytes = bytes
         self.tasks = tasks
         self.spans = spans
-        index.reserveCapacity(tasks.count)
-        for (position, task) in tasks.enumerated() { index[task.id] = position }
     }
 
-    /// Where `task` was in the file, when it is unchanged since.
-    func position(of task: BoardTask) -> Int? {
-        guard let position = index[task.id], tasks[position] == task else { return nil }
-        return position
+    /// Finds where an unchanged task was in the file. Built when saving,
+    /// never on a read-only command.
+    struct Positions {
+        let source: TaskSource
+        let index: [TaskID: Int]
+
+        init(_ source: TaskSource) {
+            self.source = source
+            var index: [TaskID: Int] = [:]
+            index.reserveCapacity(source.tasks.count)
+            for (position, task) in source.tasks.enumerated() { index[task.id] = position }
+            self.index = index
+        }
+
+        /// Where `task` was in the file, when it is unchanged since.
+        func of(_ task: BoardTask) -> Int? {
+            guard let position = index[task.id], source.tasks[position] == task else { return nil }
+            return position
+        }
     }
 
     /// The tasks whose bytes hold a lead byte of a character an encoder may

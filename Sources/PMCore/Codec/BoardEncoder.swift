@@ -49,12 +49,13 @@ public enum BoardEncoder {
     }
 
     static func writeTasks(_ tasks: [BoardTask], source: TaskSource = TaskSource(), into writer: inout JSONWriter) {
-        let copying = canCopy(tasks, from: source)
+        let positions = source.spans.isEmpty ? nil : TaskSource.Positions(source)
+        let copying = positions.map { canCopy(tasks, from: $0) } ?? false
         // A task with a character the encoder may escape is encoded again:
         // a hand edit never passes raw.
         let escapable = copying ? source.positionsWithEscapableBytes() : []
         writer.array(count: tasks.count, level: 1) { writer, index in
-            if copying, let position = source.position(of: tasks[index]), !escapable.contains(position) {
+            if copying, let position = positions?.of(tasks[index]), !escapable.contains(position) {
                 writer.bytes.append(contentsOf: source.bytes[source.spans[position]])
             } else {
                 writeTask(tasks[index], overdue: nil, into: &writer, level: 2)
@@ -67,13 +68,12 @@ public enum BoardEncoder {
     /// first task that can be copied, encoded afresh and compared byte for
     /// byte. A file edited by hand or written by another tool is encoded
     /// whole, as before.
-    static func canCopy(_ tasks: [BoardTask], from source: TaskSource) -> Bool {
-        guard !source.spans.isEmpty else { return false }
+    static func canCopy(_ tasks: [BoardTask], from positions: TaskSource.Positions) -> Bool {
         for task in tasks {
-            guard let position = source.position(of: task) else { continue }
+            guard let position = positions.of(task) else { continue }
             var probe = JSONWriter()
             writeTask(task, overdue: nil, into: &probe, level: 2)
-            return probe.bytes.elementsEqual(source.bytes[source.spans[position]])
+            return probe.bytes.elementsEqual(positions.source.bytes[positions.source.spans[position]])
         }
         return false
     }

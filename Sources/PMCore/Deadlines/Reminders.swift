@@ -56,14 +56,9 @@ public struct ReminderLog: Sendable {
         self.fileSystem = fileSystem
     }
 
-    /// The keys already shown (``ReminderSchedule/key(_:)``); empty when there is no file.
-    /// - Throws: ``PMError/unsafeFile(path:)`` when it is a symlink or not a
-    ///   regular file, ``PMError/stateCorrupt(path:line:column:reason:file:)``
-    ///   when it cannot be read exactly (never guessed: delete it to start afresh).
-    public func load() throws -> Set<String> { try loadState().shown }
-
-    /// What was shown, and the desktop notifications still up (key → id), so
-    /// that a later run can withdraw those whose task was done or deleted.
+    /// The reminders already shown (keys of ``ReminderSchedule/key(_:)``), and
+    /// the desktop notifications still up (key → the service's id), so that a
+    /// later run can withdraw those whose task was done, deleted or redated.
     public struct State: Equatable, Sendable {
         public var shown: Set<String> = []
         public var notified: [String: UInt32] = [:]
@@ -73,7 +68,11 @@ public struct ReminderLog: Sendable {
         }
     }
 
-    public func loadState() throws -> State {
+    /// What this user was shown; empty when there is no file.
+    /// - Throws: ``PMError/unsafeFile(path:)`` when it is a symlink or not a
+    ///   regular file, ``PMError/stateCorrupt(path:line:column:reason:file:)``
+    ///   when it cannot be read exactly (never guessed: delete it to start afresh).
+    public func load() throws -> State {
         let bytes: [UInt8]
         do {
             bytes = try fileSystem.readFileNoFollow(path)
@@ -105,11 +104,6 @@ public struct ReminderLog: Sendable {
             }
             return state
         }
-    }
-
-    /// Saves the shown keys, dropping those of deadlines more than 30 days before `today`.
-    public func save(_ keys: Set<String>, today: CivilDate) throws {
-        try save(State(shown: keys), today: today)
     }
 
     /// Saves what was shown and what is still up on the desktop, dropping
