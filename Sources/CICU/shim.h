@@ -11,6 +11,7 @@
 #include <unicode/uchar.h>
 #include <unicode/udat.h>
 #include <unicode/ucal.h>
+#include <unicode/unorm2.h>
 #include <unicode/upluralrules.h>
 #include <unicode/ucol.h>
 #include <unicode/usearch.h>
@@ -167,6 +168,44 @@ static inline int32_t pm_calendar_year(const char *locale, double millis, UError
     int32_t year = ucal_get(calendar, UCAL_YEAR, status);
     ucal_close(calendar);
     return year;
+}
+
+// MARK: Time zones
+
+/// 1 when ICU knows the zone `id` (an IANA name, `UTC`, `GMT+09:00`).
+static inline int pm_zone_known(const UChar *id, int32_t length) {
+    UChar canonical[128];
+    UBool isSystem = 0;
+    UErrorCode status = U_ZERO_ERROR;
+    ucal_getCanonicalTimeZoneID(id, length, canonical, 128, &isSystem, &status);
+    return U_SUCCESS(status) ? 1 : 0;
+}
+
+/// Milliseconds east of Greenwich in zone `id` at an instant (standard offset
+/// plus daylight saving).
+static inline int32_t pm_zone_offset(const UChar *id, int32_t length, double millis, UErrorCode *status) {
+    UCalendar *calendar = ucal_open(id, length, "en_US_POSIX", UCAL_GREGORIAN, status);
+    if (U_FAILURE(*status)) return 0;
+    ucal_setMillis(calendar, millis, status);
+    int32_t offset = ucal_get(calendar, UCAL_ZONE_OFFSET, status);
+    offset += ucal_get(calendar, UCAL_DST_OFFSET, status);
+    ucal_close(calendar);
+    return offset;
+}
+
+/// The system's zone as ICU finds it (`TZ`, then /etc/localtime); its length.
+static inline int32_t pm_zone_default(UChar *result, int32_t capacity, UErrorCode *status) {
+    return ucal_getDefaultTimeZone(result, capacity, status);
+}
+
+// MARK: Normalization
+
+/// `src` in NFC (`form` 0) or NFD (`form` 1); the length it needs.
+static inline int32_t pm_normalize(int form, const UChar *src, int32_t length, UChar *dest, int32_t capacity,
+                                   UErrorCode *status) {
+    const UNormalizer2 *normalizer = form == 0 ? unorm2_getNFCInstance(status) : unorm2_getNFDInstance(status);
+    if (U_FAILURE(*status)) return 0;
+    return unorm2_normalize(normalizer, src, length, dest, capacity, status);
 }
 
 #endif

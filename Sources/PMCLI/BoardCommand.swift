@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import PMBoardUI
 import PMCore
 import PMICU
@@ -40,7 +42,7 @@ struct BoardCommand: PMCommand {
 final class LiveBoard: BoardSource, @unchecked Sendable {
     let context: ProcessContext
     /// Background sync (a remote set): one at a time, every interval and after a change here.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var syncing = false
     private var lastSync = Date.distantPast
     private var syncedFingerprint = ""
@@ -110,7 +112,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     private func save(_ form: TaskForm) throws -> String {
         let env = context.environment
         let l = context.localizer
-        let due = form.due.trimmingCharacters(in: .whitespaces)
+        let due = form.due.trimmingWhiteSpace()
         guard let id = form.task else {
             let deadline = due.isEmpty ? nil : try context.parseDate(due)
             let task = try context.change { board in

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The command tree as ArgumentParser defines it (read from its JSON dump),
 /// the one source for pm's own help, usage errors, manual pages and

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PMCore
+import PMICU
 import PMLocalization
 
 /// `--color auto|always|never`.
@@ -91,7 +92,7 @@ enum StateNames {
 enum LooseText {
     static func fold(_ text: String) -> String {
         var result = String.UnicodeScalarView()
-        for scalar in text.decomposedStringWithCanonicalMapping.lowercased().unicodeScalars {
+        for scalar in ICUNormalizer.decomposed(text).lowercased().unicodeScalars {
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .spaceSeparator, .dashPunctuation: continue
             default: break
@@ -100,7 +101,7 @@ enum LooseText {
             result.append(scalar)
         }
         // Back to composed form, so Hangul syllables compare as typed.
-        return String(result).precomposedStringWithCanonicalMapping
+        return ICUNormalizer.composed(String(result))
     }
 
     /// One localizer per shipped language, for words typed in any of them.

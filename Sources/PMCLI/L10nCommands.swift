@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import PMCore
 import PMICU
 import PMLocalization
@@ -24,11 +24,12 @@ struct L10nCheck: ParsableCommand {
         let output = Output()
         var tables: [TableFile] = []
         if let directory {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let files = PosixFileSystem()
+            let names = (try? files.contentsOfDirectory(directory)) ?? []
             for name in names.sorted() where name.hasSuffix(".lproj") {
                 let path = directory + "/" + name + "/Localizable.strings"
-                guard let data = FileManager.default.contents(atPath: path) else { continue }
-                tables.append(TableFile(language: String(name.dropLast(6)), path: path, bytes: [UInt8](data)))
+                guard let bytes = try? files.readFile(path) else { continue }
+                tables.append(TableFile(language: String(name.dropLast(6)), path: path, bytes: bytes))
             }
             if tables.isEmpty {
                 throw PMError.readFailed(

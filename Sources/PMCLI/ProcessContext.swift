@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PMCore
 import PMLocalization
 
@@ -115,7 +115,7 @@ struct ProcessContext {
     /// `TZ` as glibc reads it: a zone file's name (`:Asia/Seoul`, `Asia/Seoul`)
     /// or a POSIX string (`KST-9`); unset means the system's zone.
     static func timeZone(_ value: String?) -> Zone {
-        guard let value else { return Zone(TimeZone.current) }
+        guard let value else { return Zone.system() }
         return Zone(tz: value)
     }
 

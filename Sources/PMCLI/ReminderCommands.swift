@@ -113,7 +113,7 @@ struct ExportICS: PMCommand {
         }
         try FileExport.write(text, to: output)
         context.output.done = .wroteFile(output)
-        let count = text.components(separatedBy: "BEGIN:VEVENT").count - 1
+        let count = text.ranges(of: "BEGIN:VEVENT").count
         context.output.line(context.localizer.plural(.exportWritten, count: count, context.shown(output)))
     }
 }

@@ -40,7 +40,7 @@ struct Complete: ParsableCommand {
                 }
                 output.line(escaped)
             case (.zsh, .word(let value, let description)):
-                let key = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+                let key = value.replacing("\\", with: "\\\\").replacing(":", with: "\\:")
                 output.line(description.isEmpty ? key : key + ":" + description)
             case (.fish, .word(let value, let description)):
                 output.line(description.isEmpty ? value : value + "\t" + description)
@@ -159,7 +159,7 @@ struct Completer {
     static func firstSentence(_ text: String?) -> String {
         let text = text ?? ""
         let end = text.firstIndex { $0 == "." || $0 == "(" || $0 == "\n" || $0 == "。" } ?? text.endIndex
-        return text[..<end].trimmingCharacters(in: .whitespaces)
+        return text[..<end].trimmingWhiteSpace()
     }
 }
 
@@ -208,7 +208,7 @@ struct ManualPage {
             ".SH \(roff(l.string(.manHeadingSynopsis)))",
             ".B pm",
             ".I " + roff(l.string(.helpValueCommand)),
-            "[\\fI" + roff(l.string(.helpHeadingOptions).trimmingCharacters(in: [":", " ", "\u{A0}"])) + "\\fR]",
+            "[\\fI" + roff(l.string(.helpHeadingOptions).trimming { $0 == ":" || $0 == " " || $0 == "\u{A0}" }) + "\\fR]",
             ".SH \(roff(l.string(.manHeadingDescription)))",
             roff(l.string(.manDescription)),
             ".SH \(roff(l.string(.manHeadingCommands)))",

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PMCore
 import PMICU
 import PMLocalization

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import PMCore
 import PMICU
 import PMLocalization
@@ -42,9 +43,9 @@ extension ProcessContext {
 
     func remoteTarget(_ text: String) -> RemoteTarget {
         RemoteTarget(text) { path in
-            let manager = FileManager.default
-            return manager.fileExists(atPath: path + "/.git")
-                || (manager.fileExists(atPath: path + "/HEAD") && manager.fileExists(atPath: path + "/objects"))
+            let files = PosixFileSystem()
+            func exists(_ name: String) -> Bool { ((try? files.status(path + "/" + name)) ?? nil) != nil }
+            return exists(".git") || (exists("HEAD") && exists("objects"))
         }
     }
 
@@ -142,22 +143,20 @@ struct RemoteAdd: PMCommand {
         var remote = context.remoteTarget(text)
         if case .folder(let path) = remote {
             // A folder is remembered by its absolute path; it must exist or be creatable in a folder that does.
-            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            let manager = FileManager.default
-            var directory: ObjCBool = false
-            if !manager.fileExists(atPath: absolute, isDirectory: &directory) {
-                let parent = (absolute as NSString).deletingLastPathComponent
-                guard manager.fileExists(atPath: parent, isDirectory: &directory), directory.boolValue,
-                    (try? manager.createDirectory(atPath: absolute, withIntermediateDirectories: false)) != nil
-                else {
+            let absolute = Paths.absolute(path)
+            let files = PosixFileSystem()
+            let found = (try? files.status(absolute)) ?? nil
+            if found == nil {
+                let parent = Paths.parent(of: absolute)
+                guard ((try? files.status(parent)) ?? nil)?.kind == .directory, mkdir(absolute, 0o777) == 0 else {
                     throw CLIError.message(
                         context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(absolute))), .usage)
                 }
-            } else if !directory.boolValue {
+            } else if found?.kind != .directory {
                 throw CLIError.message(
                     context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(absolute))), .usage)
             }
-            text = (absolute as NSString).standardizingPath
+            text = Paths.standardized(absolute)
             remote = .folder(text)
         }
         let store = context.syncState()
@@ -226,7 +225,7 @@ struct SyncWatch {
         context.output.line(context.localizer.string(.syncWatching, .text(TextSafety.escaped(target.description))))
         try context.output.flush()
         let logPath = try context.store().eventLog().path
-        func logSize() -> Int64 { ((try? FileManager.default.attributesOfItem(atPath: logPath))?[.size] as? Int64) ?? -1 }
+        func logSize() -> Int64 { ((try? PosixFileSystem().status(logPath)) ?? nil)?.size ?? -1 }
         var seenSize: Int64 = -2
         var lastSync = Date.distantPast
         while true {

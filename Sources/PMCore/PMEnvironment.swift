@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The world as the core sees it: every side effect it needs, injected.
 ///

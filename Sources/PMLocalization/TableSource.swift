@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where translation tables come from: the ones built into the binary, and a
 /// translator's folder (`PM_LOCALIZATION_DIR`) read before them.

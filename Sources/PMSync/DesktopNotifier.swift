@@ -1,5 +1,3 @@
-import Foundation
-
 /// Desktop notifications through the freedesktop notification service on
 /// the session bus (`org.freedesktop.Notifications`), called with `gdbus`
 /// (GLib's, on every GNOME, KDE or Xfce desktop). Without a session bus,
@@ -28,7 +26,7 @@ public struct DesktopNotifier: Sendable {
             return nil
         }
         // `(uint32 7,)`
-        guard let start = result.output.range(of: "uint32 ") else { return nil }
+        guard let start = result.output.firstRange(of: "uint32 ") else { return nil }
         let digits = result.output[start.upperBound...].prefix { $0.isNumber }
         return UInt32(digits)
     }

@@ -1,4 +1,3 @@
-import Foundation
 import PMCore
 
 /// A folder as a remote: each replica's events in `events/<replica>.jsonl`,
@@ -10,9 +9,10 @@ public struct FolderTransport: Transport {
 
     public init(path: String) { self.path = path }
 
+    private let files = PosixFileSystem()
+
     private var isThere: Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+        (try? files.status(path))??.kind == .directory
     }
 
     public func reachable() -> Bool { isThere }
@@ -20,78 +20,80 @@ public struct FolderTransport: Transport {
     public func fetch() throws -> RemoteSnapshot {
         guard isThere else { throw SyncError.unreachable(target: path, detail: "") }
         var snapshot = RemoteSnapshot()
-        let manager = FileManager.default
         // Anyone may have put anything here: only regular files are read, and
         // `events` must be a real folder (a link could lead pm's writes anywhere).
         let description = path + "/" + RemoteDescription.name
-        if let kind = Self.kind(description) {
-            guard kind == .typeRegular, Self.size(description) <= 64 * 1024, let data = manager.contents(atPath: description),
-                let board = RemoteDescription.board(in: Array(data))
+        if let status = status(description) {
+            guard status.kind == .regular, status.size <= 64 * 1024,
+                let data = try? files.readFileNoFollow(description), let board = RemoteDescription.board(in: data)
             else { throw SyncError.badRemote(target: path, detail: RemoteDescription.name) }
             snapshot.boardID = board
         }
         let events = path + "/events"
-        if let kind = Self.kind(events), kind != .typeDirectory {
+        if let status = status(events), status.kind != .directory {
             throw SyncError.badRemote(target: path, detail: "events")
         }
-        for name in ((try? manager.contentsOfDirectory(atPath: events)) ?? []).sorted() where !name.hasPrefix(".") {
+        for name in ((try? files.contentsOfDirectory(events)) ?? []).sorted() where !name.hasPrefix(".") {
             let file = events + "/" + name
-            guard let attributes = try? manager.attributesOfItem(atPath: file),
-                attributes[.type] as? FileAttributeType == .typeRegular,
-                (attributes[.size] as? Int ?? 0) <= OtherCopy.maximumBytes,
-                let data = manager.contents(atPath: file)
+            guard let status = status(file), status.kind == .regular, status.size <= OtherCopy.maximumBytes,
+                let data = try? files.readFileNoFollow(file)
             else { continue }
-            snapshot.files.append(RemoteFile(name: "events/" + name, bytes: Array(data)))
+            snapshot.files.append(RemoteFile(name: "events/" + name, bytes: data))
         }
         return snapshot
     }
 
-    /// The type of what is at `path`, links not followed; nil when nothing is there.
-    static func kind(_ path: String) -> FileAttributeType? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-    }
-
-    static func size(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? Int.max
+    /// What is at `path`, links not followed; nil when nothing is there.
+    private func status(_ path: String) -> FileStatus? {
+        (try? files.linkStatus(path)) ?? nil
     }
 
     public func publish(_ files: [RemoteFile], aside: [String], message: String) throws {
         guard isThere else { throw SyncError.unreachable(target: path, detail: "") }
         for directory in ["events", "aside"] {
-            if let kind = Self.kind(path + "/" + directory), kind != .typeDirectory {
+            if let status = status(path + "/" + directory), status.kind != .directory {
                 throw SyncError.badRemote(target: path, detail: directory)
             }
         }
-        let manager = FileManager.default
-        do {
-            for file in files {
-                let target = path + "/" + file.name
-                let directory = (target as NSString).deletingLastPathComponent
-                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                let temporary = directory + "/.pm-" + UUID().uuidString + ".tmp"
-                guard manager.createFile(atPath: temporary, contents: Data(file.bytes)) else {
-                    throw SyncError.unreachable(target: path, detail: file.name)
+        for file in files {
+            let target = path + "/" + file.name
+            let directory = Paths.parent(of: target)
+            do {
+                try self.files.createDirectories(directory)
+                let temporary = directory + "/.pm-" + PMEnvironment.randomID().rawValue + ".tmp"
+                let descriptor = try self.files.createExclusive(temporary, mode: 0o644)
+                do {
+                    try self.files.write(descriptor, file.bytes[...])
+                    try self.files.close(descriptor)
+                    try self.files.rename(temporary, to: target)
+                } catch {
+                    try? self.files.remove(temporary)
+                    throw error
                 }
-                if rename(temporary, target) != 0 {
-                    try? manager.removeItem(atPath: temporary)
-                    throw SyncError.unreachable(target: path, detail: file.name)
-                }
+            } catch {
+                throw SyncError.unreachable(target: path, detail: Self.describe(error, file.name))
             }
-            for name in aside {
-                let directory = path + "/aside"
-                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                var destination = directory + "/" + (name as NSString).lastPathComponent
-                var counter = 1
-                while manager.fileExists(atPath: destination) {
-                    counter += 1
-                    destination = directory + "/\(counter)-" + (name as NSString).lastPathComponent
-                }
-                try manager.moveItem(atPath: path + "/" + name, toPath: destination)
-            }
-        } catch let error as SyncError {
-            throw error
-        } catch {
-            throw SyncError.unreachable(target: path, detail: "\(error.localizedDescription)")
         }
+        for name in aside {
+            let directory = path + "/aside"
+            let base = Paths.lastComponent(of: name)
+            var destination = directory + "/" + base
+            var counter = 1
+            while status(destination) != nil {
+                counter += 1
+                destination = directory + "/\(counter)-" + base
+            }
+            do {
+                try self.files.createDirectories(directory)
+                try self.files.rename(path + "/" + name, to: destination)
+            } catch {
+                throw SyncError.unreachable(target: path, detail: Self.describe(error, name))
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error, _ name: String) -> String {
+        guard let failure = error as? SystemCallError else { return name }
+        return name + ": " + failure.call + " errno " + String(failure.code)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import PMCore
 
 /// A git repository as a remote, driven through the `git` command (its own
@@ -36,14 +35,15 @@ public struct GitTransport: Transport {
     }
 
     private func prepare() throws {
-        guard !FileManager.default.fileExists(atPath: cache + "/.git") else { return }
-        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let files = PosixFileSystem()
+        guard (try? files.linkStatus(cache + "/.git")) ?? nil == nil else { return }
+        try files.createDirectories(cache)
         let result = try runner.run("git", ["init", "-q", cache], timeout: 30)
         guard result.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(result.errors)) }
     }
 
     static func firstLine(_ text: String) -> String {
-        String(text.split(separator: "\n").first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "")
+        String(text.split(separator: "\n").first { $0.contains { !$0.isWhitespace } } ?? "")
     }
 
     public func reachable() -> Bool {
@@ -63,7 +63,7 @@ public struct GitTransport: Transport {
             }
             // A repository without the board yet: start the branch from nothing.
             _ = try git(["update-ref", "-d", remoteRef])
-            _ = try git(["checkout", "-q", "--orphan", "pm-new-\(UUID().uuidString.prefix(8))"])
+            _ = try git(["checkout", "-q", "--orphan", "pm-new-\(PMEnvironment.randomID().rawValue.prefix(8))"])
             _ = try git(["rm", "-rfq", "--cached", "--ignore-unmatch", "."])
             _ = try git(["clean", "-fdxq"])
             _ = try git(["branch", "-D", RemoteTarget.branch])
@@ -80,8 +80,8 @@ public struct GitTransport: Transport {
         let folder = FolderTransport(path: cache)
         try folder.publish(files, aside: [], message: message)
         for name in aside {
-            let target = "aside/" + (name as NSString).lastPathComponent
-            try FileManager.default.createDirectory(atPath: cache + "/aside", withIntermediateDirectories: true)
+            let target = "aside/" + Paths.lastComponent(of: name)
+            try PosixFileSystem().createDirectories(cache + "/aside")
             _ = try git(["mv", "-f", name, target])
         }
         _ = try git(["add", "-A", "."])

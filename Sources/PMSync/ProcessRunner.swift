@@ -1,7 +1,12 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-/// Runs a command (git) with a time limit, its output captured in files so
-/// that a chatty child can never block on a full pipe.
+/// Runs a command (git, gdbus) with a time limit, its output captured in
+/// unlinked temporary files so that a chatty child can never block on a full
+/// pipe.
 struct ProcessRunner: Sendable {
     struct Result: Sendable {
         var status: Int32
@@ -10,43 +15,108 @@ struct ProcessRunner: Sendable {
         var timedOut: Bool
     }
 
+    struct SpawnError: Error {
+        var call: String
+        var code: Int32
+    }
+
     var environment: [String: String]
 
-    /// Runs `executable` (looked up on PATH) with `arguments`; kills it after `timeout` seconds.
+    /// Runs `executable` (looked up on the child's PATH) with `arguments`;
+    /// kills it after `timeout` seconds.
     func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Double) throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pm-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out")
-        let errURL = scratch.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
+        let out = try Self.scratchFile()
+        defer { _ = close(out) }
+        let err = try Self.scratchFile()
+        defer { _ = close(err) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out, 1)
+        posix_spawn_file_actions_adddup2(&actions, err, 2)
+
+        // The child starts with no signal blocked and SIGPIPE at its default,
+        // whatever this process does with them.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        // env finds the command on the child's PATH, and enters the directory (-C).
+        let argv = ["/usr/bin/env"] + (directory.map { ["-C", $0] } ?? []) + [executable] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cVariables = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { for pointer in cArguments + cVariables { free(pointer) } }
+        var pid: pid_t = 0
+        let failed = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cVariables)
+        guard failed == 0 else { throw SpawnError(call: "posix_spawn", code: failed) }
+
+        let deadline = Self.seconds() + timeout
         var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0 && errno != EINTR { break }
+            if Self.seconds() > deadline {
                 timedOut = true
-                kill(process.processIdentifier, SIGKILL)
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 break
             }
             usleep(5_000)
         }
-        process.waitUntilExit()
-        try? out.close()
-        try? err.close()
-        let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-        let errors = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return Result(status: process.terminationStatus, output: output, errors: errors, timedOut: timedOut)
+        let exited = (status & 0x7f) == 0
+        let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Result(status: code, output: Self.contents(out), errors: Self.contents(err), timedOut: timedOut)
+    }
+
+    /// A temporary file already unlinked: gone when closed, whatever happens.
+    private static func scratchFile() throws -> Int32 {
+        let base = ProcessVariables.value("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        var template = Array((base + "/pm-run-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw SpawnError(call: "mkstemp", code: errno) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return descriptor
+    }
+
+    /// All a scratch file holds, as text.
+    private static func contents(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var offset = 0
+        while true {
+            let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 65_536, off_t(offset)) }
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<got])
+            offset += got
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// The process's environment variables, read straight from `environ`.
+enum ProcessVariables {
+    static func value(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
     }
 }

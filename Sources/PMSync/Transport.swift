@@ -88,7 +88,7 @@ enum RemoteDescription {
     /// The board id in a description file; nil when it is not one.
     static func board(in bytes: [UInt8]) -> TaskID? {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let range = text.range(of: "\"board\"") else { return nil }
+        guard let range = text.firstRange(of: "\"board\"") else { return nil }
         let rest = text[range.upperBound...].drop { $0 == " " || $0 == ":" || $0 == "\n" || $0 == "\t" }
         guard rest.first == "\"" else { return nil }
         return TaskID(String(rest.dropFirst().prefix(36)))

@@ -54,11 +54,11 @@ extension PMEnvironment {
         now: String = "2026-11-21T10:00:00Z", timeZone: String = "UTC", user: String = "ji-woo",
         boardPath: String = "/nonexistent/board.json"
     ) -> PMEnvironment {
-        let zone = TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
-        let instant = Timestamp.parse(now, timeZone: zone) ?? Date(timeIntervalSince1970: 0)
+        let zone = Zone(identifier: timeZone) ?? .utc
+        let instant = Timestamp.parse(now, zone: zone) ?? Date(timeIntervalSince1970: 0)
         let ids = CountingIDs()
         return PMEnvironment(
-            now: { instant }, makeID: { ids.make() }, timeZone: Zone(zone), user: user, boardPath: boardPath,
+            now: { instant }, makeID: { ids.make() }, timeZone: zone, user: user, boardPath: boardPath,
             stateDirectory: "/nonexistent/state")
     }
 }

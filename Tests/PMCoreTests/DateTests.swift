@@ -89,15 +89,41 @@ import Testing
     }
 
     @Test func timestampsParseWithZonesAndFormatInUTC() throws {
-        let utc = try #require(TimeZone(identifier: "UTC"))
-        let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
-        let a = try #require(Timestamp.parse("2026-11-21T10:00:00Z", timeZone: utc))
+        let utc = try #require(Zone(identifier: "UTC"))
+        let seoul = try #require(Zone(identifier: "Asia/Seoul"))
+        let a = try #require(Timestamp.parse("2026-11-21T10:00:00Z", zone: utc))
         #expect(Timestamp.string(from: a) == "2026-11-21T10:00:00.000Z")
-        #expect(Timestamp.parse("2026-11-21T19:00:00+09:00", timeZone: utc) == a)
-        #expect(Timestamp.parse("2026-11-21T19:00:00", timeZone: seoul) == a)
+        #expect(Timestamp.parse("2026-11-21T19:00:00+09:00", zone: utc) == a)
+        #expect(Timestamp.parse("2026-11-21T19:00:00", zone: seoul) == a)
         #expect(
-            Timestamp.parse("2026-11-21T10:00:00.250Z", timeZone: utc)?.timeIntervalSince1970 == a.timeIntervalSince1970 + 0.25)
-        #expect(Timestamp.parse("2026-11-21T25:00:00Z", timeZone: utc) == nil)
-        #expect(Timestamp.parse("yesterday", timeZone: utc) == nil)
+            Timestamp.parse("2026-11-21T10:00:00.250Z", zone: utc)?.timeIntervalSince1970 == a.timeIntervalSince1970 + 0.25)
+        #expect(Timestamp.parse("2026-11-21T25:00:00Z", zone: utc) == nil)
+        #expect(Timestamp.parse("yesterday", zone: utc) == nil)
+    }
+
+    @Test func tzNamesPOSIXStringsAndUnknownNamesAsGlibcReadsThem() {
+        let winter = Date(timeIntervalSince1970: 1_795_287_900)  // 2026-11-21T19:05Z
+        let summer = Date(timeIntervalSince1970: 1_783_000_000)  // 2026-07-02
+        #expect(Zone(tz: "Asia/Seoul").secondsFromGMT(for: winter) == 9 * 3_600)
+        #expect(Zone(tz: ":Europe/Paris").secondsFromGMT(for: summer) == 2 * 3_600)
+        #expect(Zone(tz: "KST-9").secondsFromGMT(for: winter) == 9 * 3_600)
+        #expect(Zone(tz: "EST5EDT").secondsFromGMT(for: summer) == -4 * 3_600)
+        #expect(Zone(tz: "EST5EDT").secondsFromGMT(for: winter) == -5 * 3_600)
+        #expect(Zone(tz: "Foo/Bar").secondsFromGMT(for: winter) == 0)
+        #expect(Zone(tz: "").secondsFromGMT(for: winter) == 0)
+        #expect(Zone(tz: "Asia/Seoul").icuIdentifier(at: winter) == "Asia/Seoul")
+        #expect(Zone(tz: "KST-9").icuIdentifier(at: winter) == "GMT+09:00")
+        #expect(Zone(identifier: "Not/AZone") == nil)
+    }
+
+    @Test func pathsAreHandledLexically() {
+        #expect(Paths.standardized("/a/./b/../c//d/") == "/a/c/d")
+        #expect(Paths.standardized("/../x") == "/x")
+        #expect(Paths.parent(of: "/a/b") == "/a")
+        #expect(Paths.parent(of: "/b") == "/")
+        #expect(Paths.parent(of: "b") == ".")
+        #expect(Paths.lastComponent(of: "aside/x (conflicted copy).json") == "x (conflicted copy).json")
+        #expect(" \t due \n".trimmingWhiteSpace() == "due")
+        #expect("   ".trimmingWhiteSpace() == "")
     }
 }

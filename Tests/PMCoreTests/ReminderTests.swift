@@ -44,7 +44,7 @@ import Testing
 }
 
 @Suite struct ReminderScheduleTests {
-    let zone = TimeZone(identifier: "Asia/Seoul")!
+    let zone = Zone(identifier: "Asia/Seoul")!
 
     func task(_ title: String, due: String?, state: TaskState = .todo) -> BoardTask {
         BoardTask(
@@ -53,7 +53,7 @@ import Testing
             due: due.flatMap(CivilDate.init(iso:)), createdAt: "x", updatedAt: "x")
     }
 
-    func at(_ iso: String) -> Date { Timestamp.parse(iso, timeZone: zone)! }
+    func at(_ iso: String) -> Date { Timestamp.parse(iso, zone: zone)! }
 
     @Test func remindersFireAtNineLocalOnTheDeadlineDayForOpenTasksOnly() {
         let tasks = [
@@ -61,10 +61,10 @@ import Testing
             task("past", due: "2026-11-20"), task("tomorrow", due: "2026-11-22"), task("none", due: nil),
         ]
         let schedule = ReminderSchedule()
-        #expect(schedule.due(tasks, now: at("2026-11-21T08:59:59"), timeZone: zone).isEmpty)
-        #expect(schedule.due(tasks, now: at("2026-11-21T09:00:00"), timeZone: zone).map(\.title) == ["today"])
-        #expect(schedule.due(tasks, now: at("2026-11-21T23:59:00"), timeZone: zone).map(\.title) == ["today"])
-        #expect(schedule.due(tasks, now: at("2026-11-22T09:30:00"), timeZone: zone).map(\.title) == ["tomorrow"])
+        #expect(schedule.due(tasks, now: at("2026-11-21T08:59:59"), zone: zone).isEmpty)
+        #expect(schedule.due(tasks, now: at("2026-11-21T09:00:00"), zone: zone).map(\.title) == ["today"])
+        #expect(schedule.due(tasks, now: at("2026-11-21T23:59:00"), zone: zone).map(\.title) == ["today"])
+        #expect(schedule.due(tasks, now: at("2026-11-22T09:30:00"), zone: zone).map(\.title) == ["tomorrow"])
     }
 
     @Test func theTimeIsASetting() {
@@ -74,7 +74,7 @@ import Testing
             #expect(ReminderSchedule(parsing: bad) == nil, "\(bad)")
         }
         let early = ReminderSchedule(hour: 7, minute: 30)
-        #expect(early.due([task("t", due: "2026-11-21")], now: at("2026-11-21T07:30:00"), timeZone: zone).count == 1)
+        #expect(early.due([task("t", due: "2026-11-21")], now: at("2026-11-21T07:30:00"), zone: zone).count == 1)
     }
 
     @Test func aRedatedTaskHasANewKey() {

@@ -57,3 +57,46 @@ import Testing
         #expect(ICULocaleID.fromPOSIX("x;rm -rf") == "en_US")
     }
 }
+
+@Suite struct ICUTimeZoneAndNormalizerTests {
+    /// Milliseconds since 1970 of a UTC date-time.
+    func millis(_ days: Int, hour: Int = 0) -> Double { Double(days * 86_400 + hour * 3_600) * 1000 }
+
+    @Test func zoneOffsetsFollowDaylightSavingAsTheZoneDatabaseSays() {
+        // 2026-03-08 is the second Sunday of March: New York moves to -4 at 07:00Z.
+        let march8 = 20_520
+        #expect(ICUTimeZone.secondsEast("America/New_York", atMillis: millis(march8, hour: 6)) == -5 * 3_600)
+        #expect(ICUTimeZone.secondsEast("America/New_York", atMillis: millis(march8, hour: 8)) == -4 * 3_600)
+        // Paris in summer and winter, Seoul all year, UTC.
+        #expect(ICUTimeZone.secondsEast("Europe/Paris", atMillis: millis(20_640)) == 2 * 3_600)
+        #expect(ICUTimeZone.secondsEast("Europe/Paris", atMillis: millis(20_780)) == 3_600)
+        #expect(ICUTimeZone.secondsEast("Asia/Seoul", atMillis: millis(20_780)) == 9 * 3_600)
+        #expect(ICUTimeZone.secondsEast("UTC", atMillis: 0) == 0)
+        // Half-hour and quarter-hour zones.
+        #expect(ICUTimeZone.secondsEast("Asia/Kathmandu", atMillis: millis(20_780)) == 5 * 3_600 + 45 * 60)
+    }
+
+    @Test func unknownZonesAreNotTakenForGreenwich() {
+        #expect(ICUTimeZone.isKnown("Asia/Seoul"))
+        #expect(ICUTimeZone.isKnown("UTC"))
+        #expect(!ICUTimeZone.isKnown("Foo/Bar"))
+        #expect(!ICUTimeZone.isKnown(""))
+        #expect(!ICUTimeZone.isKnown(String(repeating: "A/", count: 200)))
+    }
+
+    @Test func theSystemZoneIsOneICUKnows() throws {
+        let zone = try #require(ICUTimeZone.systemDefault())
+        #expect(ICUTimeZone.isKnown(zone) || zone.hasPrefix("GMT"))
+    }
+
+    @Test func normalizationComposesAndDecomposes() {
+        let composed = "caf\u{E9} 한"
+        let decomposed = "cafe\u{301} \u{1112}\u{1161}\u{11AB}"
+        #expect(Array(ICUNormalizer.composed(decomposed).unicodeScalars) == Array(composed.unicodeScalars))
+        #expect(Array(ICUNormalizer.decomposed(composed).unicodeScalars) == Array(decomposed.unicodeScalars))
+        #expect(ICUNormalizer.composed("plain") == "plain")
+        // A long text that grows when decomposed still comes back whole.
+        let long = String(repeating: "\u{1E69}", count: 5_000)
+        #expect(ICUNormalizer.decomposed(long).unicodeScalars.count == 15_000)
+    }
+}

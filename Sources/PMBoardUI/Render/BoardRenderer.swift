@@ -421,7 +421,7 @@ public struct BoardRenderer {
         }
         // The deadline, checked as typed.
         let dueY = (rows[.due] ?? top) + 1
-        if !form.due.trimmingCharacters(in: .whitespaces).isEmpty, let checkDue {
+        if form.due.contains(where: { !$0.isWhitespace }), let checkDue {
             let (valid, text) = checkDue(form.due)
             screen.write(TerminalCells.truncate(text, toWidth: fieldWidth), x: fieldX, y: dueY, look: valid ? [.dim] : [.red])
         }

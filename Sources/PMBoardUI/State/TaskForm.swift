@@ -100,7 +100,8 @@ public struct TaskForm: Equatable, Sendable {
         case .paste(let pasted):
             insert(
                 focus == .body
-                    ? pasted : pasted.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " "))
+                    ? pasted
+                    : String(String.UnicodeScalarView(pasted.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 })))
         default: break
         }
         return nil

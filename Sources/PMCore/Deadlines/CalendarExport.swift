@@ -129,7 +129,7 @@ public enum CalendarExport {
     }
 
     static func compact(_ date: CivilDate) -> String {
-        date.description.replacingOccurrences(of: "-", with: "")
+        date.description.filter { $0 != "-" }
     }
 
     /// `2026-11-21T10:00:00.000Z` → `20261121T100000Z`.

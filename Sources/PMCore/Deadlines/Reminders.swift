@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PMICU
 
 /// When deadline reminders fire: at a local time of day (09:00 by default)
@@ -24,11 +24,6 @@ public struct ReminderSchedule: Sendable, Equatable {
     /// The tasks whose reminder is due at `now` for a viewer in `timeZone`:
     /// not done, deadline today, and the reminder time has passed. A deadline
     /// already past gets none; a task re-dated to another day gets none today.
-    public func due(_ tasks: [BoardTask], now: Date, timeZone: TimeZone) -> [BoardTask] {
-        due(tasks, now: now, zone: Zone(timeZone))
-    }
-
-    /// ``due(_:now:timeZone:)`` in any ``Zone``.
     public func due(_ tasks: [BoardTask], now: Date, zone timeZone: Zone) -> [BoardTask] {
         let today = Timestamp.civilDate(of: now, in: timeZone)
         let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))

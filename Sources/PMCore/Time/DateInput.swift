@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns what a person types after `--due` into a calendar date.
 public enum DateInput {
@@ -84,7 +84,7 @@ public struct DateWords: Sendable {
 
     public init(
         offsets: [String: Int] = [:], weekdays: [String: Int] = [:], dayUnits: [String] = [], weekUnits: [String] = [],
-        fold: @escaping @Sendable (String) -> String = { $0.lowercased().replacingOccurrences(of: "\u{2019}", with: "'") }
+        fold: @escaping @Sendable (String) -> String = { $0.lowercased().replacing("\u{2019}", with: "'") }
     ) {
         self.offsets = offsets
         self.weekdays = weekdays

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 timestamps as the board file stores them: UTC, milliseconds, `Z`.
 ///
@@ -24,13 +24,9 @@ public enum Timestamp {
     }
 
     /// Parses an ISO 8601 date-time: `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed
-    /// by `Z`, `±HH:MM` or `±HHMM`; without a zone the time is local to `timeZone`.
-    /// A lone `YYYY-MM-DD` means midnight in `timeZone`.
-    public static func parse(_ text: String, timeZone: TimeZone) -> Date? {
-        parse(text, zone: Zone(timeZone))
-    }
-
-    /// ``parse(_:timeZone:)`` in any ``Zone``, POSIX `TZ` strings included.
+    /// by `Z`, `±HH:MM` or `±HHMM`; without a zone the time is local to `timeZone`
+    /// (an IANA zone or a POSIX `TZ` string). A lone `YYYY-MM-DD` means
+    /// midnight in `timeZone`.
     public static func parse(_ text: String, zone timeZone: Zone) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 10, let date = CivilDate(iso: String(decoding: bytes[0..<10], as: UTF8.self)) else { return nil }

@@ -1,23 +1,37 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import PMICU
 
 /// The viewer's time zone (`TZ`): an IANA zone (`Asia/Seoul`), or a POSIX
 /// `TZ` string (`KST-9`, `CET-1CEST,M3.5.0,M10.5.0/3`) as glibc reads it,
-/// which Foundation does not understand.
+/// which ICU does not understand. Named zones' offsets come from the
+/// system's ICU.
 public struct Zone: Sendable {
     enum Rule: Sendable {
-        case named(TimeZone)
+        case named(String)
+        case fixed(Int)
         case posix(POSIXTimeZone)
     }
 
     let rule: Rule
 
-    /// A Foundation time zone.
-    public init(_ timeZone: TimeZone) {
-        rule = .named(timeZone)
+    /// Coordinated Universal Time.
+    public static let utc = Zone(rule: .fixed(0))
+
+    private init(rule: Rule) {
+        self.rule = rule
     }
 
-    /// Coordinated Universal Time.
-    public static let utc = Zone(TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
+    /// An IANA zone (`Asia/Seoul`, `UTC`); nil when ICU does not know it.
+    public init?(identifier: String) {
+        guard ICUTimeZone.isKnown(identifier) else { return nil }
+        rule = .named(identifier)
+    }
+
+    /// The system's zone (`/etc/localtime`), UTC when it cannot be told.
+    public static func system() -> Zone {
+        ICUTimeZone.systemDefault().flatMap { Zone(identifier: $0) } ?? .utc
+    }
 
     /// The zone `TZ` names: `:Asia/Seoul`, `Asia/Seoul`, a POSIX string; UTC
     /// for an empty or unknown value, as glibc does.
@@ -26,10 +40,10 @@ public struct Zone: Sendable {
         if name.hasPrefix(":") { name.removeFirst() }
         // glibc's order: a zone file of that name first, then the POSIX form.
         let isFile = !name.isEmpty && (name.contains("/") || access("/usr/share/zoneinfo/" + name, F_OK) == 0)
-        if isFile, let zone = TimeZone(identifier: name) {
-            rule = .named(zone)
+        if isFile, let zone = Zone(identifier: name) {
+            self = zone
         } else if let posix = POSIXTimeZone(name) {
-            rule = posix.daylight == nil ? .named(TimeZone(secondsFromGMT: posix.standard) ?? .current) : .posix(posix)
+            rule = posix.daylight == nil ? .fixed(posix.standard) : .posix(posix)
         } else {
             self = .utc
         }
@@ -38,7 +52,8 @@ public struct Zone: Sendable {
     /// Seconds east of Greenwich at `date`.
     public func secondsFromGMT(for date: Date) -> Int {
         switch rule {
-        case .named(let zone): return zone.secondsFromGMT(for: date)
+        case .named(let id): return ICUTimeZone.secondsEast(id, atMillis: date.timeIntervalSince1970 * 1000) ?? 0
+        case .fixed(let offset): return offset
         case .posix(let posix): return posix.secondsEast(at: date.timeIntervalSince1970)
         }
     }
@@ -46,8 +61,8 @@ public struct Zone: Sendable {
     /// An identifier ICU formats `date` correctly with: the IANA name, or the
     /// fixed offset in force at that instant (`GMT+09:00`).
     public func icuIdentifier(at date: Date) -> String {
-        if case .named(let zone) = rule, zone.identifier.contains("/") || zone.identifier == "UTC" {
-            return zone.identifier
+        if case .named(let id) = rule, id.contains("/") || id == "UTC" {
+            return id
         }
         let offset = secondsFromGMT(for: date)
         let minutes = abs(offset) / 60

@@ -1,0 +1,28 @@
+@_implementationOnly import CICU
+
+/// Unicode normalization through the system's ICU.
+public enum ICUNormalizer {
+    /// `text` in composed form (NFC).
+    public static func composed(_ text: String) -> String { normalize(text, form: 0) }
+
+    /// `text` in decomposed form (NFD).
+    public static func decomposed(_ text: String) -> String { normalize(text, form: 1) }
+
+    private static func normalize(_ text: String, form: Int32) -> String {
+        // ASCII is the same in every form.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        let source = Array(text.utf16)
+        var capacity = source.count * 3 + 16
+        while true {
+            var result = [UInt16](repeating: 0, count: capacity)
+            var status = U_ZERO_ERROR
+            let length = pm_normalize(form, source, Int32(source.count), &result, Int32(capacity), &status)
+            if status == U_BUFFER_OVERFLOW_ERROR, Int(length) > capacity {
+                capacity = Int(length)
+                continue
+            }
+            guard pm_u_success(status) == 1 else { return text }
+            return String(decoding: result[0..<Int(length)], as: UTF16.self)
+        }
+    }
+}
