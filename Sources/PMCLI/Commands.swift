@@ -5,11 +5,14 @@ import PMLocalization
 
 /// The root command.
 public struct PM: ParsableCommand {
+    /// What `pm --version` prints.
+    static let version = "0.1.0"
+
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "pm",
             abstract: help(.helpCommandRoot),
-            version: "0.1.0",
+            version: version,
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
                 Start.self, Done.self, BoardCommand.self, Merge.self, Sync.self, Remote.self, Status.self, Remind.self,
@@ -31,7 +34,10 @@ extension ProcessContext {
 
     /// Reads the board (an empty one when the file does not exist yet).
     func loadBoard() throws -> Board {
-        if let board = try store().load() { return board }
+        if let board = try store().load() {
+            UntilExit.keep(board)
+            return board
+        }
         // `--board` naming nothing: say so, in case it is a typo (nothing is created).
         if boardFromOption { output.errorLine(localizer.string(.messageNoBoardYet, shown(environment.boardPath))) }
         return Board(id: environment.makeID())

@@ -97,7 +97,7 @@ struct List: PMCommand {
         // re-reading their fields at every comparison cost more than the rest.
         func byCreation(_ a: Int, _ b: Int) -> Bool {
             let (x, y) = (tasks[a], tasks[b])
-            return x.createdAt != y.createdAt ? x.createdAt < y.createdAt : x.id.rawValue < y.id.rawValue
+            return x.createdAt != y.createdAt ? x.createdAt < y.createdAt : x.id < y.id
         }
         func ordered(_ less: (Int, Int) -> Bool) -> [BoardTask] {
             var indices = Array(tasks.indices)

@@ -16,9 +16,11 @@ public enum PMMain {
         if let position = firstArgumentNotUTF8() { fail(CLIError.argumentNotUTF8(position)) }
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The version alone (scripts ask it often): no command tree to build.
-        if arguments == ["--version"] { finish(printing: PM.configuration.version) }
+        if arguments == ["--version"] { finish(printing: PM.version) }
         let command: ParsableCommand
         if let parsed = parsedAlone(arguments) {
+            // These run once and exit: what they read is never freed.
+            UntilExit.enable()
             command = parsed
         } else {
             do {

@@ -207,6 +207,28 @@ import Testing
         #expect(reason(merged)?.0 == .duplicateID(try #require(TaskID(first))))
     }
 
+    @Test func aTaskKeyNamedTwiceIsRefusedWhateverItsSpelling() throws {
+        let good = String(decoding: BoardEncoder.encode(try sample()), as: UTF8.self)
+        // The same key twice, plainly and once through an escape.
+        let twice = good.replacingOccurrences(of: "\"title\": ", with: "\"title\": \"x\", \"title\": ")
+        let escaped = good.replacingOccurrences(of: "\"title\": ", with: "\"ti\\u0074le\": \"x\", \"title\": ")
+        #expect(reason(twice)?.0 == .duplicateKey("title"))
+        #expect(reason(escaped)?.0 == .duplicateKey("title"))
+        // An escaped known key is that key; an unknown key named twice is refused too.
+        let spelled = good.replacingOccurrences(of: "\"title\": ", with: "\"ti\\u0074le\": ")
+        #expect(try decode(spelled).tasks.map(\.title) == (try sample()).tasks.map(\.title))
+        let unknown = good.replacingOccurrences(of: "\"title\": ", with: "\"zz\": 1, \"zz\": 2, \"title\": ")
+        #expect(reason(unknown)?.0 == .duplicateKey("zz"))
+    }
+
+    @Test func idsInAnyCaseAreReadInTheirCanonicalForm() throws {
+        let good = String(decoding: BoardEncoder.encode(try sample()), as: UTF8.self)
+        let id = try #require(try decode(good).tasks.first?.id)
+        let shouted = good.replacingOccurrences(of: id.rawValue, with: id.rawValue.uppercased())
+        #expect(try decode(shouted).tasks.first?.id == id)
+        #expect(String(decoding: BoardEncoder.encode(try decode(shouted)), as: UTF8.self).contains(id.rawValue))
+    }
+
     @Test func deeplyNestedUnknownValuesDoNotCrash() {
         let deep = String(repeating: "[", count: 100_000)
         #expect(reason("{\"x\": \(deep)") != nil)

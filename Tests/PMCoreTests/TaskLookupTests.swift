@@ -65,3 +65,45 @@ import Testing
         }
     }
 }
+
+@Suite struct TaskIDTests {
+    func random() -> TaskID {
+        let hex = Array("0123456789abcdef")
+        // Few distinct digits, so that long shared prefixes and equal ids occur.
+        let digits = (0..<32).map { _ in hex[Int.random(in: 0..<3)] }
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if [8, 12, 16, 20].contains(index) { text += "-" }
+            text.append(digit)
+        }
+        return TaskID(text)!
+    }
+
+    @Test func bitsAgreeWithTheTextOnOrderEqualityAndPrefixes() {
+        for _ in 0..<2_000 {
+            let a = random()
+            let b = random()
+            #expect((a < b) == (a.rawValue < b.rawValue))
+            #expect((a == b) == (a.rawValue == b.rawValue))
+            #expect(TaskID(a.rawValue) == a)
+            #expect(TaskID(a.rawValue.uppercased()) == a)
+            let common = zip(a.hexDigitBytes, b.hexDigitBytes).prefix { $0 == $1 }.count
+            #expect(a.commonHexDigits(with: b) == common)
+            #expect(a.hasHexPrefix(Array(b.hexDigitBytes.prefix(common))))
+            #expect(a == b || !a.hasHexPrefix(Array(b.hexDigitBytes.prefix(common + 1))))
+            if a == b { #expect(a.hashValue == b.hashValue) }
+        }
+    }
+
+    @Test func onlyUUIDsAreIDs() {
+        #expect(TaskID("00c0ffee-0000-4000-8000-00000000b0a4")?.rawValue == "00c0ffee-0000-4000-8000-00000000b0a4")
+        #expect(TaskID("00C0FFEE-0000-4000-8000-00000000B0A4")?.rawValue == "00c0ffee-0000-4000-8000-00000000b0a4")
+        for bad in [
+            "", "00c0ffee", "00c0ffee-0000-4000-8000-00000000b0a", "00c0ffee-0000-4000-8000-00000000b0a45",
+            "00c0ffee00000-4000-8000-00000000b0a4", "00c0ffeg-0000-4000-8000-00000000b0a4",
+            "00c0ffee-0000-4000-8000-00000000b0a\u{E9}",
+        ] {
+            #expect(TaskID(bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -12,7 +12,7 @@ public enum TaskLookup {
             wanted.allSatisfy({ $0.isASCII && $0.isHexDigit })
         else { throw PMError.invalidID(text) }
         let prefix = Array(wanted.utf8)
-        let matches = board.tasks.filter { $0.id.hexDigitBytes.starts(with: prefix) }
+        let matches = board.tasks.filter { $0.id.hasHexPrefix(prefix) }
         switch matches.count {
         case 0: throw PMError.taskNotFound(text)
         case 1: return matches[0]
@@ -22,34 +22,26 @@ public enum TaskLookup {
 
     /// For every task, the shortest prefix of its id (at least 4 digits) that no other task shares.
     public static func shortIDs(for tasks: [BoardTask]) -> [TaskID: String] {
-        let digits = tasks.map(\.id.hexDigitBytes)
-        let order = digits.indices.sorted { digits[$0].lexicographicallyPrecedes(digits[$1]) }
+        let ids = tasks.map(\.id).sorted()
         var result: [TaskID: String] = [:]
         result.reserveCapacity(tasks.count)
-        for (position, index) in order.enumerated() {
-            let id = digits[index]
+        for (position, id) in ids.enumerated() {
             var length = minimumPrefix
-            for neighbour in [position - 1, position + 1] where neighbour >= 0 && neighbour < order.count {
-                let other = digits[order[neighbour]]
-                var common = 0
-                while common < id.count, id[common] == other[common] { common += 1 }
-                length = max(length, min(common + 1, id.count))
+            for neighbour in [position - 1, position + 1] where neighbour >= 0 && neighbour < ids.count {
+                length = max(length, min(id.commonHexDigits(with: ids[neighbour]) + 1, 32))
             }
-            result[tasks[index].id] = String(decoding: id.prefix(length), as: UTF8.self)
+            result[id] = String(decoding: id.hexDigitBytes.prefix(length), as: UTF8.self)
         }
         return result
     }
 
     /// The short id of one task: the shortest prefix (4+) no other task shares.
     public static func shortID(of id: TaskID, among tasks: [BoardTask]) -> String {
-        let digits = id.hexDigitBytes
         var length = minimumPrefix
         for task in tasks where task.id != id {
-            let other = task.id.hexDigitBytes
-            var common = 0
-            while common < digits.count, digits[common] == other[common] { common += 1 }
-            if common >= length { length = min(common + 1, digits.count) }
+            let common = id.commonHexDigits(with: task.id)
+            if common >= length { length = min(common + 1, 32) }
         }
-        return String(decoding: digits.prefix(length), as: UTF8.self)
+        return String(decoding: id.hexDigitBytes.prefix(length), as: UTF8.self)
     }
 }

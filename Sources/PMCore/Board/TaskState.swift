@@ -3,53 +3,105 @@ public enum TaskState: String, CaseIterable, Sendable, Codable {
     case todo, doing, done
 }
 
-/// A task's identity: a lowercase UUID string (`8-4-4-4-12` hex digits).
+/// A task's identity: a UUID, written as lowercase text (`8-4-4-4-12` hex
+/// digits). Held as its 128 bits: compared, hashed and ordered (the order of
+/// the canonical text) without any text, and copied without reference counting.
 public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The canonical lowercase form.
-    public let rawValue: String
+    private let high: UInt64
+    private let low: UInt64
 
-    /// Validates and lowercases a UUID string; nil if it is not one.
+    /// Validates a UUID string (any case); nil if it is not one.
     public init?(_ text: String) {
-        // One pass over the bytes; the text itself is kept when already
-        // canonical (the board file's case), with no copy.
-        var count = 0
-        var upper = false
-        for byte in text.utf8 {
-            guard count < 36 else { return nil }
-            if count == 8 || count == 13 || count == 18 || count == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-            } else {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): upper = true
-                default: return nil
-                }
-            }
-            count += 1
-        }
-        guard count == 36 else { return nil }
-        rawValue =
-            upper
-            ? String(decoding: text.utf8.map { (0x41...0x46).contains($0) ? $0 + 32 : $0 }, as: UTF8.self) : text
+        var text = text
+        guard let id = text.withUTF8({ TaskID(utf8: $0) }) else { return nil }
+        self = id
     }
 
-    /// An id already known to be a lowercase UUID string.
+    /// Validates a UUID's UTF-8 bytes (any case); nil if they are not one.
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 36 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for (position, byte) in bytes.enumerated() {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte &- UInt8(ascii: "A") &+ 10
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+            digits += 1
+        }
+        self.high = high
+        self.low = low
+    }
+
+    /// An id already known to be a UUID string (pm's own).
     init(unchecked rawValue: String) {
-        self.rawValue = rawValue
+        self = TaskID(rawValue) ?? TaskID(high: 0, low: 0)
+    }
+
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    public static func < (lhs: TaskID, rhs: TaskID) -> Bool {
+        lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
+    }
+
+    /// The canonical lowercase form.
+    public var rawValue: String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            var position = 0
+            for digit in 0..<32 {
+                if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
+                    buffer[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                buffer[position] = Self.hex[nibble(digit)]
+                position += 1
+            }
+            return 36
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Hex digit `index` (0…31) as a number.
+    @inline(__always)
+    private func nibble(_ index: Int) -> Int {
+        let word = index < 16 ? high : low
+        return Int(truncatingIfNeeded: word >> UInt64(60 - 4 * (index & 15))) & 0xF
+    }
+
+    /// Whether the id's hex digits start with `prefix` (lowercase ASCII hex digits).
+    public func hasHexPrefix(_ prefix: [UInt8]) -> Bool {
+        guard prefix.count <= 32 else { return false }
+        for (index, digit) in prefix.enumerated() where Self.hex[nibble(index)] != digit { return false }
+        return true
+    }
+
+    /// How many leading hex digits this id shares with `other` (32 when equal).
+    public func commonHexDigits(with other: TaskID) -> Int {
+        if high != other.high { return (high ^ other.high).leadingZeroBitCount / 4 }
+        if low != other.low { return 16 + (low ^ other.low).leadingZeroBitCount / 4 }
+        return 32
     }
 
     public var description: String { rawValue }
-
-    public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The id's hex digits without dashes, the form prefixes are matched against.
     public var hexDigits: String { String(decoding: hexDigitBytes, as: UTF8.self) }
 
     /// The 32 hex digits as ASCII bytes.
     public var hexDigitBytes: [UInt8] {
-        var result = [UInt8]()
-        result.reserveCapacity(32)
-        for byte in rawValue.utf8 where byte != UInt8(ascii: "-") { result.append(byte) }
-        return result
+        (0..<32).map { Self.hex[nibble($0)] }
     }
 }

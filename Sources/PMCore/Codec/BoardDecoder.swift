@@ -250,6 +250,11 @@ public enum BoardDecoder {
         return tasks
     }
 
+    /// A task's keys, in the order ``readTask(_:)`` numbers them.
+    private static let taskKeys = KnownKeys([
+        "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored",
+    ])
+
     static func readTask(_ reader: inout JSONReader) throws -> BoardTask {
         var id: TaskID?
         var title: String?
@@ -262,9 +267,23 @@ public enum BoardDecoder {
         var conflicts: [String: [JSONValue]] = [:]
         var restored = false
         let start = reader.index
-        try reader.readObject { key, reader in
-            switch key {
-            case "conflicts":
+        try reader.readObject(known: taskKeys) { known, key, reader in
+            switch known {
+            case 0: id = try readID(&reader, field: key)
+            case 1: title = try readString(&reader, field: key)
+            case 2: body = try readString(&reader, field: key)
+            case 3: state = try readState(&reader, field: key)
+            case 4:
+                if try !reader.readNullIfPresent() {
+                    let valueStart = reader.index
+                    guard let date = CivilDate(iso: try readString(&reader, field: key)) else {
+                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                    }
+                    due = date
+                }
+            case 5: createdAt = try readString(&reader, field: key)
+            case 6: updatedAt = try readString(&reader, field: key)
+            case 7:
                 let valueStart = reader.index
                 guard case .object(let members) = try reader.readValue() else {
                     throw JSONReader.Failure(offset: valueStart, reason: .field(key))
@@ -275,26 +294,12 @@ public enum BoardDecoder {
                     }
                     if !values.isEmpty { conflicts[name] = values }
                 }
-            case "restored":
+            case 8:
                 let valueStart = reader.index
                 guard case .bool(let flag) = try reader.readValue() else {
                     throw JSONReader.Failure(offset: valueStart, reason: .field(key))
                 }
                 restored = flag
-            case "id": id = try readID(&reader, field: key)
-            case "title": title = try readString(&reader, field: key)
-            case "body": body = try readString(&reader, field: key)
-            case "state": state = try readState(&reader, field: key)
-            case "due":
-                if try !reader.readNullIfPresent() {
-                    let valueStart = reader.index
-                    guard let date = CivilDate(iso: try readString(&reader, field: key)) else {
-                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
-                    }
-                    due = date
-                }
-            case "createdAt": createdAt = try readString(&reader, field: key)
-            case "updatedAt": updatedAt = try readString(&reader, field: key)
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -364,6 +369,14 @@ public enum BoardDecoder {
     static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {
         _ = try reader.peek()
         let start = reader.index
+        // The usual form: 36 plain bytes between quotes, read where they lie.
+        if start + 38 <= reader.bytes.count, reader.bytes[start] == UInt8(ascii: "\""),
+            reader.bytes[start + 37] == UInt8(ascii: "\""),
+            let id = TaskID(utf8: UnsafeBufferPointer(rebasing: reader.bytes[(start + 1)..<(start + 37)]))
+        {
+            reader.index = start + 38
+            return id
+        }
         guard let id = TaskID(try readString(&reader, field: field)) else {
             throw JSONReader.Failure(offset: start, reason: .field(field))
         }

@@ -40,7 +40,7 @@ public enum CalendarExport {
                 case .other: break
                 }
             }
-            for id in gone.sorted(by: { $0.rawValue < $1.rawValue }) {
+            for id in gone.sorted() {
                 guard let entry = last[id], let due = entry.due else { continue }
                 deleted.append(
                     BoardTask(

@@ -165,6 +165,7 @@ public struct BoardStore: Sendable {
             // Committed. A failure to rewrite board.json loses nothing: every
             // reader folds in the log past where the file stands.
             if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+            UntilExit.keep((board, before))
             return result
         }
     }
