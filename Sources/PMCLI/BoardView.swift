@@ -79,9 +79,8 @@ struct BoardView {
         }
         for task in column.tasks {
             let id = shortIDs[task.id] ?? String(task.id.hexDigits.prefix(4))
-            let title = TerminalCells.truncate(TextSafety.escaped(task.title), toWidth: max(1, width - id.count - 1))
-            let titleLine = id + " " + title
-            cells.append(Cell(text: style.dim(id) + " " + title, width: TerminalCells.width(of: titleLine)))
+            let title = TerminalCells.fit(TextSafety.escaped(task.title), toWidth: max(1, width - id.count - 1))
+            cells.append(Cell(text: style.dim(id) + " " + title.text, width: id.count + 1 + title.width))
             let indent = String(repeating: " ", count: min(id.count + 1, max(0, width - 4)))
             // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
             var marks: [String] = []
@@ -104,9 +103,9 @@ struct BoardView {
                     lead = String(indent.prefix(2))
                     label = deadlines.label(due, overdue: overdue, fitting: width - lead.count, today: today)
                 }
-                let text = TerminalCells.truncate(label, toWidth: max(1, width - lead.count))
+                let text = TerminalCells.fit(label, toWidth: max(1, width - lead.count))
                 cells.append(
-                    Cell(text: lead + (overdue ? style.red(text) : text), width: lead.count + TerminalCells.width(of: text)))
+                    Cell(text: lead + (overdue ? style.red(text.text) : text.text), width: lead.count + text.width))
             }
         }
         return cells

@@ -60,12 +60,24 @@ public enum TerminalCells {
 
     /// The width of printable ASCII text (one cell a byte), or nil for anything else.
     static func asciiWidth(_ text: String) -> Int? {
+        let scanned = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
+            return bytes.count
+        }
+        if let scanned { return scanned }
         var count = 0
         for byte in text.utf8 {
             guard byte >= 0x20, byte < 0x7F else { return nil }
             count += 1
         }
         return count
+    }
+
+    /// ``truncate(_:toWidth:ellipsis:)`` and the width of what it returns, in one go.
+    public static func fit(_ text: String, toWidth limit: Int) -> (text: String, width: Int) {
+        if limit > 0, let ascii = asciiWidth(text), ascii <= limit { return (text, ascii) }
+        let cut = truncate(text, toWidth: limit)
+        return (cut, width(of: cut))
     }
 
     /// `text` cut to at most `limit` cells on a grapheme boundary, ending in
@@ -96,6 +108,42 @@ public enum TerminalCells {
     /// joiners, selectors, conjoining jamo or regional indicators): cutting
     /// between code points is then cutting between characters. Nil otherwise.
     static func truncateByScalars(_ text: String, toWidth limit: Int, ellipsis: String) -> String? {
+        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
+            // Decoded by hand from the bytes (valid UTF-8: a String's own).
+            var total = 0
+            var index = 0
+            var cut = -1
+            let room = limit - width(of: ellipsis)
+            while index < bytes.count {
+                let lead = bytes[index]
+                var value: UInt32
+                var size: Int
+                if lead < 0x80 {
+                    (value, size) = (UInt32(lead), 1)
+                } else if lead < 0xE0 {
+                    (value, size) = (UInt32(lead & 0x1F), 2)
+                } else if lead < 0xF0 {
+                    (value, size) = (UInt32(lead & 0x0F), 3)
+                } else {
+                    (value, size) = (UInt32(lead & 0x07), 4)
+                }
+                guard index + size <= bytes.count else { return .some(nil) }
+                if size > 1 {
+                    for offset in 1..<size { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                }
+                guard let scalar = Unicode.Scalar(value) else { return .some(nil) }
+                let w = width(of: scalar)
+                if w == 0 || mayJoin(scalar) { return .some(nil) }
+                if cut < 0, total + w > room { cut = index }
+                total += w
+                index += size
+            }
+            if total <= limit { return .some(text) }
+            guard room >= 0 else { return .some("") }
+            let end = cut < 0 ? bytes.count : cut
+            return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + ellipsis)
+        }
+        if let answered = fast { return answered ?? nil }
         var total = 0
         for scalar in text.unicodeScalars {
             let w = width(of: scalar)

@@ -12,12 +12,26 @@ public enum TextSafety {
         }
     }
 
+    /// False when no byte of `text` can start an unsafe character: controls,
+    /// DEL, and the lead bytes of C1 controls (C2), U+061C (D8) and the
+    /// marks and separators at U+2000–U+206F (E2).
+    @inlinable
+    public static func mayBeUnsafe(_ text: String) -> Bool {
+        let scanned = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
+                return true
+            }
+            return false
+        }
+        return scanned ?? true
+    }
+
     /// `text` with every unsafe character shown as `\u{1B}`, so that a title
     /// from someone else's file cannot drive the terminal.
     /// - Parameter keepNewlines: keep `\n` (and tabs) as they are, for bodies.
     @inlinable
     public static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        guard mayBeUnsafe(text), text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if isUnsafe(scalar), !(keepNewlines && (scalar == "\n" || scalar == "\t")) {

@@ -49,6 +49,30 @@ import Testing
         #expect(TerminalCells.pad("한", toWidth: 4) == "한  ")
     }
 
+    @Test func truncationFromTheBytesAgreesWithCuttingCharacterByCharacter() {
+        let pieces = ["a", "Z", " ", "é", "한", "國", "😀", "ß", "…", "Ω", "テ"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...14)).map { _ in pieces.randomElement()! }.joined()
+            let limit = Int.random(in: 1...12)
+            // The reference: whole characters while they fit, then the ellipsis.
+            var expected = text
+            if TerminalCells.width(of: text) > limit {
+                var kept = ""
+                var used = 0
+                for character in text {
+                    let w = TerminalCells.width(of: character)
+                    if used + w > limit - 1 { break }
+                    kept.append(character)
+                    used += w
+                }
+                expected = kept + "…"
+            }
+            let cut = TerminalCells.truncate(text, toWidth: limit)
+            #expect(cut == expected, "\(text) at \(limit)")
+            #expect(TerminalCells.fit(text, toWidth: limit) == (expected, TerminalCells.width(of: expected)))
+        }
+    }
+
     @Test func posixNamesBecomeICULocales() {
         #expect(ICULocaleID.fromPOSIX("fr_FR.UTF-8@euro") == "fr_FR")
         #expect(ICULocaleID.fromPOSIX("C") == "en_US")

@@ -11,6 +11,12 @@ public final class DeadlineFormatter {
 
     private let local: LocalDateFormat
     private var compactCache: [CivilDate: String] = [:]
+    private struct Fitting: Hashable {
+        var date: CivilDate
+        var overdue: Bool
+        var width: Int
+    }
+    private var fittingCache: [Fitting: String] = [:]
 
     public init(locale: String, localizer: Localizer) {
         formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC")
@@ -29,6 +35,14 @@ public final class DeadlineFormatter {
     /// compact date (`Nov 20`, or `11/20/25` in another half-year) in the
     /// same words, else the compact date alone; overdue always says so.
     public func label(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
+        let key = Fitting(date: date, overdue: isOverdue, width: width)
+        if let cached = fittingCache[key] { return cached }
+        let label = makeLabel(date, overdue: isOverdue, fitting: width, today: today)
+        fittingCache[key] = label
+        return label
+    }
+
+    private func makeLabel(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
         let full = label(date, overdue: isOverdue)
         if TerminalCells.width(of: full) <= width { return full }
         let short = compactCache[date] ?? local.compact(date, today: today)
