@@ -9,6 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 prefix=${PREFIX:-$HOME/.local}
 binary=${PM_BINARY:-$here/../.build/release/pm}
 install -Dm755 "$binary" "$prefix/bin/pm"
+# Symbols are for debugging the build, not for running it (32 MB -> 17 MB).
+if command -v strip >/dev/null 2>&1; then strip "$prefix/bin/pm"; fi
 install -Dm644 "$here/man/man1/pm.1" "$prefix/share/man/man1/pm.1"
 for lang in fr ko; do
   install -Dm644 "$here/man/$lang/man1/pm.1" "$prefix/share/man/$lang/man1/pm.1"
