@@ -49,7 +49,12 @@ struct ProcessRunner: Sendable {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Its own process group, so that a time-out ends what it started too
+        // (git's ssh or https helper), not only the child itself. Nothing it
+        // runs may prompt (GitTransport turns prompts off), so it needs no terminal.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         // env finds the command on the child's PATH, and enters the directory (-C).
         let argv = ["/usr/bin/env"] + (directory.map { ["-C", $0] } ?? []) + [executable] + arguments
@@ -69,6 +74,7 @@ struct ProcessRunner: Sendable {
             if reaped < 0 && errno != EINTR { break }
             if Self.seconds() > deadline {
                 timedOut = true
+                kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 break

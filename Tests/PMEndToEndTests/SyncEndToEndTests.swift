@@ -258,6 +258,44 @@ import Testing
         let status = try copy.run(["status"]).stdout
         #expect(status.contains("not reachable now"), "\(status)")
     }
+
+    /// A git that hangs (a dead connection) and has started a helper of its
+    /// own, as git does with ssh: the time-out ends both, and pm is offline.
+    @Test func aHangingGitIsStoppedWithWhatItStarted() throws {
+        var pm = livePM()
+        let bin = pm.home.file("fakebin")
+        let marker = pm.home.file("helper.pid")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        // Local git commands run for real; talking to the remote hangs.
+        let script = """
+            #!/bin/sh
+            case " $* " in
+              *" ls-remote "*|*" fetch "*|*" push "*) sleep 300 & echo $! > \(marker); wait ;;
+              *) exec /usr/bin/git "$@" ;;
+            esac
+
+            """
+        try script.write(toFile: bin + "/git", atomically: true, encoding: .utf8)
+        chmod(bin + "/git", 0o755)
+        pm.environment["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let copy = copies(pm, ["camille"])[0]
+        try copy.run(["remote", "add", "https://example.invalid/board.git"])
+        try copy.run(["add", "Waiting"])
+        let start = Date()
+        let sync = try copy.run(["sync"])
+        #expect(sync.status == 75 && sync.stderr.contains("1 change waits"), "\(sync.stderr)")
+        // Within git's time limit (a helper left behind would hold pm's output open).
+        #expect(Date().timeIntervalSince(start) < 20)
+        let text = try String(contentsOfFile: marker, encoding: .utf8)
+        let helper = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Gone (or a zombie nobody reaps yet): never still running.
+        var alive = kill(helper, 0) == 0
+        if alive, let state = try? String(contentsOfFile: "/proc/\(helper)/stat", encoding: .utf8) {
+            alive = !state.contains(") Z ")
+        }
+        #expect(!alive, "the hung git's helper \(helper) still runs")
+        if alive { kill(helper, SIGKILL) }
+    }
 }
 
 extension SyncEndToEndTests {
