@@ -14,7 +14,10 @@ public enum BoardEncoder {
     /// than copied (a large board's history is most of its size).
     public static func encodeChunks(_ board: Board) -> [ArraySlice<UInt8>] {
         var writer = JSONWriter()
-        writer.bytes.reserveCapacity(board.tasks.count * 400 + 1024)
+        // Room for the whole file at once: growing by doubling would hold
+        // the old and the new buffer together (a 5 MB board peaked at 12 MB).
+        let read = board.source.bytes.count
+        writer.bytes.reserveCapacity(max(read + read / 32, board.tasks.count * 400) + 4096)
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("id", { $0.string(board.id.rawValue) }),
             ("schemaVersion", { $0.raw(String(board.schemaVersion)) }),
