@@ -12,13 +12,16 @@ public enum TextSafety {
         }
     }
 
-    /// False when no byte of `text` can start an unsafe character: controls,
-    /// DEL, and the lead bytes of C1 controls (C2), U+061C (D8) and the
-    /// marks and separators at U+2000–U+206F (E2).
+    /// The UTF-8 lead bytes of every unsafe character beyond ASCII: C1
+    /// controls (C2), U+061C (D8), the marks and separators at U+2000–U+206F (E2).
+    public static let unsafeLeadBytes: [UInt8] = [0xC2, 0xD8, 0xE2]
+
+    /// False when no byte of `text` can start an unsafe character: ASCII
+    /// controls, DEL, or one of ``unsafeLeadBytes``.
     @inlinable
     public static func mayBeUnsafe(_ text: String) -> Bool {
         let scanned = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
+            for byte in bytes where byte < 0x20 || byte == 0x7F || (byte >= 0xC2 && unsafeLeadBytes.contains(byte)) {
                 return true
             }
             return false

@@ -1,3 +1,5 @@
+import PMICU
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -199,14 +201,14 @@ public struct TaskSource: Equatable, Sendable {
         }
     }
 
-    /// The tasks whose bytes hold a lead byte of a character an encoder may
-    /// escape (C1 controls: C2, U+061C: D8, U+2000…U+2FFF: E2), found with
-    /// memchr over the whole file rather than byte by byte per task.
+    /// The tasks whose bytes hold a lead byte of a character the encoder may
+    /// escape (``TextSafety/unsafeLeadBytes``), found with memchr over the
+    /// whole file rather than byte by byte per task.
     func positionsWithEscapableBytes() -> Set<Int> {
         var found = Set<Int>()
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            for lead: UInt8 in [0xC2, 0xD8, 0xE2] {
+            for lead in TextSafety.unsafeLeadBytes {
                 var offset = 0
                 while offset < buffer.count,
                     let hit = memchr(base + offset, Int32(lead), buffer.count - offset)

@@ -58,11 +58,20 @@ struct JSONReader {
 
     /// The next key of an object, or nil after its `}`. `first` tracks the comma.
     mutating func nextKey(first: inout Bool) throws -> String? {
+        guard try atNextKey(first: &first) else { return nil }
+        let key = try readString()
+        try expect(UInt8(ascii: ":"))
+        return key
+    }
+
+    /// Moves to the opening quote of an object's next key (past the comma)
+    /// and returns true, or consumes the `}` and returns false.
+    mutating func atNextKey(first: inout Bool) throws -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw failure() }
         if bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return nil
+            return false
         }
         if !first {
             guard bytes[index] == UInt8(ascii: ",") else { throw failure() }
@@ -72,9 +81,7 @@ struct JSONReader {
         first = false
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure() }
         keyStart = index
-        let key = try readString()
-        try expect(UInt8(ascii: ":"))
-        return key
+        return true
     }
 
     /// Consumes `[`.
@@ -385,21 +392,7 @@ extension JSONReader {
         var others = KeySet()
         try beginObject()
         var first = true
-        while true {
-            skipWhitespace()
-            guard index < bytes.count else { throw failure() }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            if !first {
-                guard bytes[index] == UInt8(ascii: ",") else { throw failure() }
-                index += 1
-                skipWhitespace()
-            }
-            first = false
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure() }
-            keyStart = index
+        while try atNextKey(first: &first) {
             // A plain key (no escape) is matched on its bytes.
             var end = index + 1
             while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
