@@ -140,6 +140,11 @@ struct RemoteAdd: PMCommand {
 
     func run(in context: ProcessContext) throws {
         var text = target
+        // git would read it as an option (`--upload-pack=CMD`): never handed on.
+        if text.hasPrefix("-") {
+            throw CLIError.message(
+                context.localizer.string(.errorRemoteLooksLikeOption, .text(TextSafety.escaped(text))), .usage)
+        }
         var remote = context.remoteTarget(text)
         if case .folder(let path) = remote {
             // A folder is remembered by its absolute path; it must exist or be creatable in a folder that does.

@@ -189,6 +189,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorNoRemote = "error.noRemote"
     case errorRemoteFolderMissing = "error.remoteFolderMissing"
     case errorBadRemote = "error.badRemote"
+    case errorRemoteLooksLikeOption = "error.remoteLooksLikeOption"
     case syncDone = "sync.done"
     case syncSetAside = "sync.setAside"
     case syncWatching = "sync.watching"

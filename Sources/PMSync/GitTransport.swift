@@ -17,29 +17,47 @@ public struct GitTransport: Transport {
     public init(url: String, cache: String, environment: [String: String]) {
         self.url = url
         self.cache = cache
-        var env = environment
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        env["GIT_ASKPASS"] = "/bin/true"
-        env["LC_ALL"] = "C"
-        env["GIT_SSH_COMMAND"] = env["GIT_SSH_COMMAND"] ?? "ssh -o BatchMode=yes -o ConnectTimeout=4"
-        env["GIT_AUTHOR_NAME"] = "pm"
-        env["GIT_AUTHOR_EMAIL"] = "pm@localhost"
-        env["GIT_COMMITTER_NAME"] = "pm"
-        env["GIT_COMMITTER_EMAIL"] = "pm@localhost"
-        runner = ProcessRunner(environment: env)
+        runner = ProcessRunner(environment: SealedGit.environment(from: environment))
     }
 
+    /// git on pm's clone alone, hooks and links off (``SealedGit``).
     private func git(_ arguments: [String], timeout: Double = 30) throws -> ProcessRunner.Result {
         try runner.run(
-            "git", ["-C", cache, "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"] + arguments, timeout: timeout)
+            "git", ["--git-dir=" + cache + "/.git", "--work-tree=" + cache] + SealedGit.configuration + arguments,
+            in: cache, timeout: timeout)
+    }
+
+    /// git talking to the remote, with no repository of its own (`ls-remote`).
+    private func gitWithoutRepository(_ arguments: [String], timeout: Double) throws -> ProcessRunner.Result {
+        try runner.run("git", SealedGit.configuration + arguments, in: "/", timeout: timeout)
+    }
+
+    /// A URL git could read as an option is never handed to it.
+    private func checkURL() throws {
+        if SealedGit.looksLikeOption(url) { throw SyncError.badRemote(target: url, detail: url) }
     }
 
     private func prepare() throws {
+        try checkURL()
         let files = PosixFileSystem()
-        guard (try? files.linkStatus(cache + "/.git")) ?? nil == nil else { return }
-        try files.createDirectories(cache)
-        let result = try runner.run("git", ["init", "-q", cache], timeout: 30)
-        guard result.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(result.errors)) }
+        if let found = try? files.linkStatus(cache + "/.git") {
+            // pm's own clone: a real folder, never a link or a `gitdir:` file pointing elsewhere.
+            guard found.kind == .directory else { throw SyncError.badRemote(target: url, detail: cache + "/.git") }
+        } else {
+            try files.createDirectories(cache)
+            let result = try runner.run(
+                "git", SealedGit.configuration + ["init", "-q", "--template=", "--", cache], in: "/", timeout: 30)
+            guard result.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(result.errors)) }
+        }
+        let info = cache + "/.git/info"
+        if ((try? files.linkStatus(info)) ?? nil) == nil { try files.createDirectories(info) }
+        let attributes = Array(SealedGit.neutralAttributes.utf8)
+        if (try? files.readFileNoFollow(info + "/attributes")) != attributes {
+            try? files.remove(info + "/attributes")
+            let descriptor = try files.createExclusive(info + "/attributes", mode: 0o644)
+            defer { try? files.close(descriptor) }
+            try files.write(descriptor, attributes[...])
+        }
     }
 
     static func firstLine(_ text: String) -> String {
@@ -47,7 +65,9 @@ public struct GitTransport: Transport {
     }
 
     public func reachable() -> Bool {
-        guard let result = try? runner.run("git", ["ls-remote", "--heads", url], timeout: fetchTimeout) else { return false }
+        guard !SealedGit.looksLikeOption(url),
+            let result = try? gitWithoutRepository(["ls-remote", "--heads", "--", url], timeout: fetchTimeout)
+        else { return false }
         return result.status == 0 && !result.timedOut
     }
 
@@ -55,7 +75,7 @@ public struct GitTransport: Transport {
         try prepare()
         let remoteRef = "refs/remotes/pm/" + RemoteTarget.branch
         let fetched = try git(
-            ["fetch", "--quiet", "--no-tags", url, "+refs/heads/\(RemoteTarget.branch):\(remoteRef)"], timeout: fetchTimeout)
+            ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", url, "+refs/heads/\(RemoteTarget.branch):\(remoteRef)"], timeout: fetchTimeout)
         if fetched.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         if fetched.status != 0 {
             guard fetched.errors.contains("couldn't find remote ref") else {
@@ -64,15 +84,15 @@ public struct GitTransport: Transport {
             // A repository without the board yet: start the branch from nothing.
             _ = try git(["update-ref", "-d", remoteRef])
             _ = try git(["checkout", "-q", "--orphan", "pm-new-\(PMEnvironment.randomID().rawValue.prefix(8))"])
-            _ = try git(["rm", "-rfq", "--cached", "--ignore-unmatch", "."])
-            _ = try git(["clean", "-fdxq"])
+            _ = try git(["rm", "-rfq", "--cached", "--ignore-unmatch", "--", "."])
+            _ = try git(["clean", "-fdxq", "--", "."])
             _ = try git(["branch", "-D", RemoteTarget.branch])
             _ = try git(["checkout", "-q", "--orphan", RemoteTarget.branch])
             return RemoteSnapshot()
         }
         let checkout = try git(["checkout", "-q", "-f", "-B", RemoteTarget.branch, remoteRef])
         guard checkout.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(checkout.errors)) }
-        _ = try git(["clean", "-fdxq"])
+        _ = try git(["clean", "-fdxq", "--", "."])
         return try FolderTransport(path: cache).fetch()
     }
 
@@ -82,12 +102,12 @@ public struct GitTransport: Transport {
         for name in aside {
             let target = "aside/" + Paths.lastComponent(of: name)
             try PosixFileSystem().createDirectories(cache + "/aside")
-            _ = try git(["mv", "-f", name, target])
+            _ = try git(["mv", "-f", "--", name, target])
         }
-        _ = try git(["add", "-A", "."])
-        let commit = try git(["commit", "-q", "--allow-empty", "-m", message])
+        _ = try git(["add", "-A", "--", "."])
+        let commit = try git(["commit", "-q", "--no-verify", "--allow-empty", "-m", message])
         guard commit.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(commit.errors)) }
-        let pushed = try git(["push", "--quiet", url, "HEAD:refs/heads/\(RemoteTarget.branch)"], timeout: pushTimeout)
+        let pushed = try git(["push", "--quiet", "--no-verify", "--", url, "HEAD:refs/heads/\(RemoteTarget.branch)"], timeout: pushTimeout)
         if pushed.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         guard pushed.status == 0 else {
             let text = pushed.errors
