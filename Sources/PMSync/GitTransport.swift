@@ -75,7 +75,10 @@ public struct GitTransport: Transport {
         try prepare()
         let remoteRef = "refs/remotes/pm/" + RemoteTarget.branch
         let fetched = try git(
-            ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", url, "+refs/heads/\(RemoteTarget.branch):\(remoteRef)"], timeout: fetchTimeout)
+            [
+                "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", url,
+                "+refs/heads/\(RemoteTarget.branch):\(remoteRef)",
+            ], timeout: fetchTimeout)
         if fetched.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         if fetched.status != 0 {
             guard fetched.errors.contains("couldn't find remote ref") else {
@@ -107,7 +110,8 @@ public struct GitTransport: Transport {
         _ = try git(["add", "-A", "--", "."])
         let commit = try git(["commit", "-q", "--no-verify", "--allow-empty", "-m", message])
         guard commit.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(commit.errors)) }
-        let pushed = try git(["push", "--quiet", "--no-verify", "--", url, "HEAD:refs/heads/\(RemoteTarget.branch)"], timeout: pushTimeout)
+        let pushed = try git(
+            ["push", "--quiet", "--no-verify", "--", url, "HEAD:refs/heads/\(RemoteTarget.branch)"], timeout: pushTimeout)
         if pushed.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         guard pushed.status == 0 else {
             let text = pushed.errors

@@ -104,7 +104,8 @@ import Testing
 
         // "sent" is true: the remote has both, as a plain git reads it.
         let plain = home + "/plain"
-        #expect(try Self.git(["-c", "core.hooksPath=/dev/null", "clone", "-q", "-b", "pm-board", remote, plain], base).status == 0)
+        #expect(
+            try Self.git(["-c", "core.hooksPath=/dev/null", "clone", "-q", "-b", "pm-board", remote, plain], base).status == 0)
         let events = try FileManager.default.contentsOfDirectory(atPath: plain + "/events")
         let published = events.compactMap { try? String(contentsOfFile: plain + "/events/" + $0, encoding: .utf8) }.joined()
         #expect(published.contains("Sent for real") && published.contains("Second"), "\(events)")
