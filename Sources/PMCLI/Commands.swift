@@ -95,8 +95,9 @@ extension ProcessContext {
         let store = store()
         guard try !store.conflictedCopies().isEmpty else { return }
         let now = Int64(environment.now().timeIntervalSince1970 * 1000)
-        for (path, added) in try store.mergeConflictedCopies(newBoardID: environment.makeID(), replica: replica, now: now) {
-            output.errorLine(localizer.plural(.mergeConflictedCopy, count: added, .text(TextSafety.escaped(path))))
+        for copy in try store.mergeConflictedCopies(newBoardID: environment.makeID(), replica: replica, now: now) {
+            let key: L10nPluralKey = copy.movedAside ? .mergeConflictedCopy : .mergeConflictedCopyKept
+            output.errorLine(localizer.plural(key, count: copy.added, .text(TextSafety.escaped(copy.path))))
         }
     }
 

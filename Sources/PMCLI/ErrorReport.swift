@@ -140,6 +140,12 @@ enum ErrorReport {
             let key: L10nKey = file == .reminderLog ? .errorReminderLogCorrupt : .errorStateCorruptAt
             return ([l.string(key, safe(path), .number(line), .number(column), .text(describe(reason, l)))], .badData)
         case .stateCorrupt(let path, _, _, _, _): return ([l.string(.errorStateCorrupt, safe(path))], .badData)
+        case .changeRefused(.oversized(field: "author")), .changeRefused(.unsafeText(field: "author")):
+            return ([l.string(.errorUserNameRefused)], .usage)
+        case .changeRefused(.oversized):
+            return ([l.string(.errorChangeTooLarge, .number(EventProblem.lineLimit >> 20))], .usage)
+        case .changeRefused: return ([l.string(.errorChangeRefused)], .usage)
+        case .unreadableWrite(let path): return ([l.string(.errorUnreadableWrite, safe(path))], .internalError)
         }
     }
 

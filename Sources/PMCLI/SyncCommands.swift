@@ -16,10 +16,11 @@ struct Merge: PMCommand {
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        let now = Int64(context.environment.now().timeIntervalSince1970 * 1000)
+        var gate = EventGate(now: Int64(context.environment.now().timeIntervalSince1970 * 1000))
+        var budget = OtherCopy.totalBytes
         for file in files {
-            var copy = try OtherCopy.read(file)
-            copy.quarantine { EventProblem.check($0, replica: nil, now: now) }
+            var copy = try OtherCopy.read(file, budget: &budget)
+            copy.quarantine { gate.admit($0, replica: nil) }
             let added = try context.store().merge(
                 copy.events, boardID: copy.boardID, newBoardID: context.environment.makeID(), replica: context.replica,
                 source: file)
@@ -86,6 +87,10 @@ extension ProcessContext {
                 output.errorLine(localizer.plural(.mergeSkipped, count: count, .text(TextSafety.escaped(file)), .number(line)))
             }
             for file in report.setAside { output.line(localizer.string(.syncSetAside, .text(TextSafety.escaped(file)))) }
+            for file in report.ignored { output.errorLine(localizer.string(.syncIgnoredFile, .text(TextSafety.escaped(file)))) }
+            for (file, bytes) in report.cut {
+                output.errorLine(localizer.string(.syncCutFile, .text(TextSafety.escaped(file)), .number(bytes >> 20)))
+            }
             output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
         } catch SyncError.unreachable {
             let waiting = (try? syncer(target).waiting()) ?? 0

@@ -124,6 +124,12 @@ public enum PMError: Error, Equatable, Sendable {
     case undoConflict(UndoConflict)
     /// A date that names a day outside years 1–9999, which a board cannot hold.
     case dateOutOfRange(String)
+    /// A change that another copy of the board would refuse (RELIABILITY.md:
+    /// what pm accepts from its user, every copy accepts): refused here too.
+    case changeRefused(EventProblem)
+    /// What pm was about to write would not read back: nothing was written
+    /// (a bug, never expected).
+    case unreadableWrite(path: String)
     /// The user's undo state file cannot be read.
     case stateCorrupt(
         path: String, line: Int? = nil, column: Int? = nil, reason: CorruptionReason? = nil, file: SavedFile = .undoState)

@@ -192,6 +192,12 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorRemoteLooksLikeOption = "error.remoteLooksLikeOption"
     case syncDone = "sync.done"
     case syncSetAside = "sync.setAside"
+    case syncIgnoredFile = "sync.ignoredFile"
+    case syncCutFile = "sync.cutFile"
+    case errorChangeRefused = "error.changeRefused"
+    case errorChangeTooLarge = "error.changeTooLarge"
+    case errorUserNameRefused = "error.userNameRefused"
+    case errorUnreadableWrite = "error.unreadableWrite"
     case syncWatching = "sync.watching"
     case listSyncOffline = "list.syncOffline"
     case statusBoard = "status.board"
@@ -344,4 +350,5 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case listSyncNever = "list.syncNever"
     case statusWaitingCount = "status.waitingCount"
     case mergeConflictedCopy = "merge.conflictedCopy"
+    case mergeConflictedCopyKept = "merge.conflictedCopyKept"
 }

@@ -33,12 +33,11 @@ public struct FolderTransport: Transport {
         if let status = status(events), status.kind != .directory {
             throw SyncError.badRemote(target: path, detail: "events")
         }
+        // Read later, streamed within budgets (OtherCopy.stream), never whole here.
         for name in ((try? files.contentsOfDirectory(events)) ?? []).sorted() where !name.hasPrefix(".") {
             let file = events + "/" + name
-            guard let status = status(file), status.kind == .regular, status.size <= OtherCopy.maximumBytes,
-                let data = try? files.readFileNoFollow(file)
-            else { continue }
-            snapshot.files.append(RemoteFile(name: "events/" + name, bytes: data))
+            guard let status = status(file), status.kind == .regular else { continue }
+            snapshot.files.append(RemoteEntry(name: "events/" + name, path: file))
         }
         return snapshot
     }

@@ -3,9 +3,13 @@ import PMCore
 /// One sync (DESIGN.md §9): read what the remote holds, fold every other
 /// replica's events into the local board by PMCore's merge rules, publish
 /// this replica's own events to its own file, and remember how far it got.
-/// The remote is untrusted: a file that does not parse, an event claiming
-/// another replica, a clock far ahead, oversized or unsafe text — each is
-/// left out and reported, and the good events still sync.
+/// The remote is untrusted (RELIABILITY.md, "bytes from elsewhere"): every
+/// event passes PMCore's one gate (``EventGate``) — a line that does not
+/// parse, an event claiming another replica than its file, a clock far
+/// ahead, oversized or unsafe text, a reserved field name, a bad time, an id
+/// given twice — each is left out and reported, and the good events still
+/// sync. A file not named after a replica is ignored and named; files are
+/// streamed within budgets, so memory stays bounded whatever the remote holds.
 public struct Syncer: Sendable {
     public let store: BoardStore
     public let state: SyncStateStore
@@ -36,10 +40,15 @@ public struct Syncer: Sendable {
         public var skipped: [(file: String, count: Int, firstLine: Int)] = []
         /// Conflicted copies merged and moved aside.
         public var setAside: [String] = []
+        /// Files in `events/` not named after a replica: not read.
+        public var ignored: [String] = []
+        /// Files read only up to their budget: name, bytes read.
+        public var cut: [(file: String, bytes: Int)] = []
 
         public static func == (a: Report, b: Report) -> Bool {
             a.received == b.received && a.sent == b.sent && a.setAside == b.setAside
-                && a.skipped.map(\.file) == b.skipped.map(\.file)
+                && a.skipped.map(\.file) == b.skipped.map(\.file) && a.ignored == b.ignored
+                && a.cut.map(\.file) == b.cut.map(\.file)
         }
     }
 
@@ -78,27 +87,31 @@ public struct Syncer: Sendable {
         let snapshot = try transport.fetch()
         let ownName = "events/" + replica.rawValue + ".jsonl"
         var incoming: [Event] = []
-        var ownRemote: [UInt8] = []
         var ownRemoteIDs = Set<TaskID>()
+        var gate = EventGate(now: now().milliseconds)
+        var budget = OtherCopy.totalBytes
         for file in snapshot.files where file.name.hasPrefix("events/") {
             let base = String(file.name.dropFirst("events/".count))
-            // A replica's own file is named by its id; anything else there is a
-            // sync tool's conflicted copy of one (recognised by its content).
-            let claimed = TaskID(String(base.prefix(36)))
-            let canonical = claimed != nil && base == String(base.prefix(36)) + ".jsonl"
-            var copy = OtherCopy.parse(file.bytes)
-            if claimed == nil && copy.events.isEmpty { continue }  // not ours: leave it alone
-            let clock = now().milliseconds
-            copy.quarantine { EventProblem.check($0, replica: claimed, now: clock) }
+            // A replica's own file is named by its id; a sync tool's conflicted
+            // copy of one starts with it. Anything else names no replica to
+            // check its events against: it is not read.
+            guard base.hasSuffix(".jsonl"), let claimed = TaskID(String(base.prefix(36))) else {
+                report.ignored.append(file.name)
+                continue
+            }
+            let canonical = base == claimed.rawValue + ".jsonl"
+            guard var copy = try? OtherCopy.stream(file.path, budget: &budget) else {
+                report.ignored.append(file.name)  // gone, or no longer a regular file
+                continue
+            }
+            copy.quarantine { gate.admit($0, replica: claimed) }
             if copy.skippedLines > 0 {
                 report.skipped.append((file.name, copy.skippedLines, copy.firstSkippedLine ?? 0))
             }
+            if let bytes = copy.cutAfterBytes { report.cut.append((file.name, bytes)) }
             incoming += copy.events
-            if file.name == ownName {
-                ownRemote = file.bytes
-                ownRemoteIDs = Set(copy.events.map(\.id))
-            }
-            if !canonical { report.setAside.append(file.name) }
+            if file.name == ownName { ownRemoteIDs = Set(copy.events.map(\.id)) }
+            if !canonical && copy.cutAfterBytes == nil { report.setAside.append(file.name) }
         }
         let merged = try store.mergeDetailed(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
         report.received = merged.added
@@ -107,9 +120,10 @@ public struct Syncer: Sendable {
         let own = merged.own.filter { !ownRemoteIDs.contains($0.id) }
         var files: [RemoteFile] = []
         if !own.isEmpty {
-            // The remote file keeps every line it had (append-only), then ours.
-            let kept = ownRemote.lastIndex(of: 0x0A).map { Array(ownRemote[...$0]) } ?? []
-            files.append(RemoteFile(name: ownName, bytes: kept + own.flatMap(EventCodec.line)))
+            // This replica's file is every event it made, as its log holds
+            // them: whatever the remote file had that was ours was merged
+            // just now, and lines someone else put there are not carried on.
+            files.append(RemoteFile(name: ownName, bytes: merged.own.flatMap(EventCodec.line)))
         }
         if snapshot.boardID == nil {
             files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))

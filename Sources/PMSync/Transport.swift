@@ -33,7 +33,20 @@ public enum RemoteTarget: Equatable, Sendable {
     }
 }
 
-/// A file on the remote: its path there (`events/<replica>.jsonl`) and bytes.
+/// A file the remote holds: its path there (`events/<replica>.jsonl`) and
+/// where it can be read on this machine (in the folder, or pm's git clone),
+/// a regular file found without following links.
+public struct RemoteEntry: Equatable, Sendable {
+    public var name: String
+    public var path: String
+
+    public init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
+}
+
+/// A file to write on the remote: its path there (`events/<replica>.jsonl`) and bytes.
 public struct RemoteFile: Equatable, Sendable {
     public var name: String
     public var bytes: [UInt8]
@@ -47,9 +60,9 @@ public struct RemoteFile: Equatable, Sendable {
 /// What a remote holds: the board it is for (when set up) and the replicas' files.
 public struct RemoteSnapshot: Equatable, Sendable {
     public var boardID: TaskID?
-    public var files: [RemoteFile]
+    public var files: [RemoteEntry]
 
-    public init(boardID: TaskID? = nil, files: [RemoteFile] = []) {
+    public init(boardID: TaskID? = nil, files: [RemoteEntry] = []) {
         self.boardID = boardID
         self.files = files
     }

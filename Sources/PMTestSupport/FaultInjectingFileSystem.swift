@@ -82,6 +82,10 @@ public final class FaultInjectingFileSystem: FileSystem, @unchecked Sendable {
         try step("rename")
         try real.rename(source, to: destination)
     }
+    public func moveNoReplace(_ source: String, intoDirectory directory: String, name: String) throws {
+        try step("rename")
+        try real.moveNoReplace(source, intoDirectory: directory, name: name)
+    }
     public func syncDirectory(_ path: String) throws {
         try step("fsyncDir")
         try real.syncDirectory(path)

@@ -13,6 +13,24 @@ public enum BoardEncoder {
     /// history is one of them, shared with the bytes it was read from rather
     /// than copied (a large board's history is most of its size).
     public static func encodeChunks(_ board: Board) -> [ArraySlice<UInt8>] {
+        encodeChunks(board, unreadable: nil)
+    }
+
+    /// The file's bytes, each task written afresh (not copied from the file
+    /// it was read from, which was read back already) decoded again and
+    /// compared: nil when one would not read back as itself, so that pm
+    /// never writes a board it would refuse.
+    public static func encodeCheckedChunks(_ board: Board) -> [ArraySlice<UInt8>]? {
+        let unreadable = UnreadableFlag()
+        let chunks = encodeChunks(board, unreadable: unreadable)
+        return unreadable.found ? nil : chunks
+    }
+
+    final class UnreadableFlag {
+        var found = false
+    }
+
+    static func encodeChunks(_ board: Board, unreadable: UnreadableFlag?) -> [ArraySlice<UInt8>] {
         var writer = JSONWriter()
         // Room for the whole file at once: growing by doubling would hold
         // the old and the new buffer together (a 5 MB board peaked at 12 MB).
@@ -21,7 +39,7 @@ public enum BoardEncoder {
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("id", { $0.string(board.id.rawValue) }),
             ("schemaVersion", { $0.raw(String(board.schemaVersion)) }),
-            ("tasks", { writeTasks(board.tasks, source: board.source, into: &$0) }),
+            ("tasks", { writeTasks(board.tasks, source: board.source, into: &$0, unreadable: unreadable) }),
         ]
         if board.schemaVersion >= 2 {
             fields.append(("log", { writeLogPosition(board.log, into: &$0) }))
@@ -51,7 +69,9 @@ public enum BoardEncoder {
         writer.object(members, level: 1)
     }
 
-    static func writeTasks(_ tasks: [BoardTask], source: TaskSource = TaskSource(), into writer: inout JSONWriter) {
+    static func writeTasks(
+        _ tasks: [BoardTask], source: TaskSource = TaskSource(), into writer: inout JSONWriter, unreadable: UnreadableFlag? = nil
+    ) {
         let positions = source.spans.isEmpty ? nil : TaskSource.Positions(source)
         let copying = positions.map { canCopy(tasks, from: $0) } ?? false
         // A task with a character the encoder may escape is encoded again:
@@ -61,8 +81,22 @@ public enum BoardEncoder {
             if copying, let position = positions?.of(tasks[index]), !escapable.contains(position) {
                 writer.bytes.append(contentsOf: source.bytes[source.spans[position]])
             } else {
+                let start = writer.bytes.count
                 writeTask(tasks[index], overdue: nil, into: &writer, level: 2)
+                if let unreadable, !unreadable.found, !readsBack(tasks[index], writer.bytes[start...]) {
+                    unreadable.found = true
+                }
             }
+        }
+    }
+
+    /// Whether `bytes`, one task as written, read back as `task`.
+    static func readsBack(_ task: BoardTask, _ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            guard let again = try? BoardDecoder.readTask(&reader) else { return false }
+            reader.skipWhitespace()
+            return reader.atEnd && again == task
         }
     }
 

@@ -117,10 +117,32 @@ public struct HybridClock: Comparable, Hashable, Sendable {
         self.counter = counter
     }
 
-    /// The clock of a new local event at wall time `now`, after `last`.
+    /// How far ahead of this machine's time a clock seen elsewhere is
+    /// followed: seven days. A teammate's clock that is hours or days fast is
+    /// followed, so a change made after seeing theirs comes after it in merge
+    /// order; one further ahead is not, so that it cannot drag every copy's
+    /// clock along (the gate leaves out clocks past thirty days).
+    public static let adoptionLimit: Int64 = 7 * 86_400_000
+
+    /// The clock of a new local event at wall time `now`, after `last` (the
+    /// greatest clock seen) as far as ``adoptionLimit`` allows.
     public static func tick(after last: HybridClock?, now: Int64) -> HybridClock {
-        guard let last, last.milliseconds >= now else { return HybridClock(milliseconds: now) }
-        return HybridClock(milliseconds: last.milliseconds, counter: last.counter + 1)
+        let physical = min(max(now, 0), maximumMilliseconds)
+        let followed = last.map { min($0, HybridClock(milliseconds: physical &+ adoptionLimit, counter: counterLimit)) }
+        guard let followed, followed.milliseconds >= physical else { return HybridClock(milliseconds: physical) }
+        return followed.successor
+    }
+
+    /// The largest counter a board holds (what a 32-bit reader takes).
+    public static let counterLimit = Int64(Int32.max)
+
+    /// The next clock: the counter counts, and carries into the
+    /// milliseconds rather than pass what a board holds; at the very end of
+    /// the range it stays (nothing pm writes is ever unreadable).
+    public var successor: HybridClock {
+        if counter < Self.counterLimit { return HybridClock(milliseconds: milliseconds, counter: counter + 1) }
+        if milliseconds < Self.maximumMilliseconds { return HybridClock(milliseconds: milliseconds + 1) }
+        return self
     }
 
     public static func < (a: HybridClock, b: HybridClock) -> Bool {

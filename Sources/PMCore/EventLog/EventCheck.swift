@@ -1,56 +1,152 @@
 import PMICU
 
-/// What makes an event from another copy unacceptable (DESIGN.md §9: the
-/// remote is untrusted input). Such an event is quarantined — left out of
-/// the board, counted and named — never fatal: the good events still merge.
+/// The one gate every event from elsewhere passes (RELIABILITY.md, "bytes
+/// from elsewhere"): a remote's files, `pm merge`, a sync tool's conflicted
+/// copies — and this user's own changes too, so that what pm records here
+/// every other copy accepts. The rule is the reader's: an event is admitted
+/// only if a board holding it is one pm reads back.
+///
+/// An event refused is quarantined — left out, counted and named — never
+/// fatal: the good events still merge.
 public enum EventProblem: Equatable, Sendable {
     /// It claims a replica other than the file it came from (only a replica
     /// writes its own file).
     case wrongReplica(found: TaskID, expected: TaskID)
-    /// Its clock is far ahead of this machine's: it would win every conflict.
+    /// Its clock is more than ``clockTolerance`` ahead of this machine's:
+    /// left out for now, taken when this machine's time comes near it.
     case futureClock(milliseconds: Int64)
     /// A title, body, author or line beyond what pm ever writes.
     case oversized(field: String)
     /// Control, escape or bidi characters pm never lets anyone type.
     case unsafeText(field: String)
+    /// A field named like a key pm writes on a task itself (`conflicts`,
+    /// `restored`, `id`, `updatedAt`, `overdue`): folded, it would make a
+    /// task with that key twice.
+    case reservedField(String)
+    /// A time (`at`, `createdAt`) that is not one pm writes: ISO 8601 UTC,
+    /// a real date and time of years 1–9999.
+    case badTime(field: String)
+    /// A title nobody could type: empty or invisible.
+    case badTitle
+    /// Its line, written back, would not read as the same event.
+    case unreadable
+    /// Another event already came with this id and other content.
+    case duplicateID(TaskID)
 
-    /// How far ahead of this machine's clock an event may be: two days
-    /// (a machine whose clock is a day off still syncs).
-    public static let clockTolerance: Int64 = 2 * 86_400_000
-    /// The longest line an event may take (a full title and body, escaped, fit many times).
-    public static let lineLimit = 64 * 1024
+    /// How far ahead of this machine's clock an event may be: thirty days.
+    /// Far more than any clock a copy follows (``HybridClock/adoptionLimit``),
+    /// so an event that only inherited a teammate's fast clock is never left out.
+    public static let clockTolerance: Int64 = 30 * 86_400_000
+
+    /// The longest line an event may take. A change a person makes fits many
+    /// times over (a full title and body, their old values and a resolved
+    /// conflict's values, escaped); one that does not is refused here too.
+    public static let lineLimit = 1 << 20
+
+    /// Keys pm writes on a task itself: a field of that name would appear twice.
+    public static let reservedFieldNames: Set<String> = ["id", "updatedAt", "conflicts", "restored", "overdue"]
 
     /// The problem with `event`, or nil when it may be merged.
     /// - Parameters:
     ///   - replica: the replica whose file it came from, when known.
     ///   - now: this machine's wall clock, in milliseconds since 1970.
     public static func check(_ event: Event, replica: TaskID?, now: Int64) -> EventProblem? {
-        if let replica, event.replica != replica { return .wrongReplica(found: event.replica, expected: replica) }
-        if event.clock.milliseconds > now &+ clockTolerance { return .futureClock(milliseconds: event.clock.milliseconds) }
-        if EventCodec.line(event).count > lineLimit { return .oversized(field: "line") }
+        check(event, replica: replica, now: now).problem
+    }
+
+    static func check(_ event: Event, replica: TaskID?, now: Int64) -> (problem: EventProblem?, line: [UInt8]) {
+        if let replica, event.replica != replica { return (.wrongReplica(found: event.replica, expected: replica), []) }
+        if event.clock.milliseconds > now &+ clockTolerance { return (.futureClock(milliseconds: event.clock.milliseconds), []) }
+        if !isStoredTime(event.at) { return (.badTime(field: "at"), []) }
+        if let problem = checkText(of: event) ?? checkFields(of: event) { return (problem, []) }
+        let line = EventCodec.line(event)
+        if line.count > lineLimit { return (.oversized(field: "line"), line) }
+        // The line pm would write must read back as this very event.
+        guard let again = try? EventCodec.decode(line: line.dropLast()), again == event else { return (.unreadable, line) }
+        return (nil, line)
+    }
+
+    /// The author and kind are checked as pm checks its own user's name.
+    /// Titles an event only mentions (the task's title for context, values
+    /// it replaced) may be anything a board held: they are shown escaped.
+    private static func checkText(of event: Event) -> EventProblem? {
         if event.author.count > TaskInput.titleLimit { return .oversized(field: "author") }
         if event.author.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: "author") }
+        if case .other(let name) = event.kind, name.unicodeScalars.contains(where: TextSafety.isUnsafe) {
+            return .unsafeText(field: "kind")
+        }
+        return nil
+    }
+
+    /// Field names and the values an event sets: a new title or body is one
+    /// a person could have typed (the same rules as at the keyboard), a new
+    /// creation time is a time pm writes, and no name is one pm writes itself.
+    private static func checkFields(of event: Event) -> EventProblem? {
         for (name, values) in event.fields {
-            for value in [values.new, values.old] + values.conflicts {
-                guard case .string(let text) = value else { continue }
-                switch name {
-                case "title":
-                    if text.count > TaskInput.titleLimit { return .oversized(field: name) }
-                    if text.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: name) }
-                case "body":
-                    if text.count > TaskInput.bodyLimit { return .oversized(field: name) }
-                    if text.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && TextSafety.isUnsafe($0) }) {
-                        return .unsafeText(field: name)
-                    }
-                default:
-                    if text.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: name) }
+            if reservedFieldNames.contains(name) { return .reservedField(name) }
+            if name.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: "fields") }
+            guard case .string(let text) = values.new else { continue }
+            switch name {
+            case "title":
+                do {
+                    _ = try TaskInput.validTitle(text)
+                } catch PMError.titleTooLong {
+                    return .oversized(field: name)
+                } catch PMError.unsafeTitle {
+                    return .unsafeText(field: name)
+                } catch {
+                    return .badTitle
                 }
+            case "body":
+                do {
+                    _ = try TaskInput.validBody(text)
+                } catch PMError.bodyTooLong {
+                    return .oversized(field: name)
+                } catch {
+                    return .unsafeText(field: name)
+                }
+            case "createdAt":
+                if !isStoredTime(text) { return .badTime(field: name) }
+            default:
+                break
             }
         }
-        if let title = event.title {
-            if title.count > TaskInput.titleLimit { return .oversized(field: "title") }
-            if title.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: "title") }
-        }
+        if event.kind == .created || event.kind == .restored, event.fields["title"] == nil { return .badTitle }
+        return nil
+    }
+
+    /// Whether `text` is a time as pm stores it: `YYYY-MM-DDTHH:MM:SS.fffZ`
+    /// (fraction optional), a real instant of years 1–9999.
+    public static func isStoredTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 30, bytes.last == UInt8(ascii: "Z"), bytes[10] == UInt8(ascii: "T"),
+            bytes[16] == UInt8(ascii: ":"), let seconds = CivilDate.number(bytes[17..<19]), seconds < 60,
+            let milliseconds = Timestamp.milliseconds(of: text), milliseconds >= -62_135_596_800_000,
+            milliseconds <= Double(HybridClock.maximumMilliseconds)
+        else { return false }
+        return true
+    }
+}
+
+/// Admits events from elsewhere one after another: each must pass
+/// ``EventProblem/check(_:replica:)``, and an id must never come back with
+/// other content (the first one stands).
+public struct EventGate: Sendable {
+    /// This machine's wall clock, in milliseconds since 1970.
+    public let now: Int64
+    /// Each admitted id, and a hash of its line.
+    private var seen: [TaskID: Int] = [:]
+
+    public init(now: Int64) { self.now = now }
+
+    /// The problem with `event`, or nil when it is admitted. The same event
+    /// twice is admitted twice (merging drops the repeat).
+    /// - Parameter replica: the replica whose file it came from, when known.
+    public mutating func admit(_ event: Event, replica: TaskID?) -> EventProblem? {
+        let (problem, line) = EventProblem.check(event, replica: replica, now: now)
+        if let problem { return problem }
+        if let earlier = seen[event.id] { return earlier == line.hashValue ? nil : .duplicateID(event.id) }
+        seen[event.id] = line.hashValue
         return nil
     }
 }

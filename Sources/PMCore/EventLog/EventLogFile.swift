@@ -278,6 +278,14 @@ public struct EventLogFile: Sendable {
     @discardableResult
     public func append(_ events: [Event]) throws -> Int {
         guard !events.isEmpty else { return 0 }
+        // Nothing pm writes can be refused by pm: each line reads back as its event.
+        var lines: [[UInt8]] = []
+        lines.reserveCapacity(events.count)
+        for event in events {
+            let line = EventCodec.line(event)
+            guard (try? EventCodec.decode(line: line.dropLast())) == event else { throw PMError.unreadableWrite(path: path) }
+            lines.append(line)
+        }
         let descriptor: Int32
         do {
             descriptor = try fileSystem.openForAppend(path)
@@ -293,7 +301,7 @@ public struct EventLogFile: Sendable {
                 end = try committedEnd(descriptor, size: size)
                 try fileSystem.truncate(descriptor, to: end)
             }
-            let bytes = events.flatMap(EventCodec.line)
+            let bytes = lines.flatMap { $0 }
             do {
                 try fileSystem.write(descriptor, bytes[...])
                 try fileSystem.sync(descriptor)

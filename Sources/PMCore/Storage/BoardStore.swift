@@ -137,6 +137,13 @@ public struct BoardStore: Sendable {
                     replica: replica, clock: clock ?? HybridClock(milliseconds: ms))
             }
             guard let last = events.last else { return result }
+            // What this user does, every other copy accepts: the same gate.
+            // (Its clock is this copy's own: no later than itself.)
+            for event in events {
+                if let problem = EventProblem.check(event, replica: replica, now: event.clock.milliseconds) {
+                    throw PMError.changeRefused(problem)
+                }
+            }
             try beforeSave(board)
             let end: Int
             if let rebuilt {
@@ -296,24 +303,63 @@ public struct BoardStore: Sendable {
     /// moves it into `.pm-merged/` beside the board — never deletes it.
     /// A file that is not a copy of this board is left where it is.
     /// - Returns: the copies merged, with how many events were new.
-    public func mergeConflictedCopies(newBoardID: TaskID, replica: TaskID, now: Int64) throws -> [(path: String, added: Int)] {
-        var merged: [(String, Int)] = []
+    public func mergeConflictedCopies(newBoardID: TaskID, replica: TaskID, now: Int64) throws -> [MergedCopy] {
+        var merged: [MergedCopy] = []
+        var budget = OtherCopy.totalBytes
+        var gate = EventGate(now: now)
         for path in try conflictedCopies() {
-            guard var copy = try? OtherCopy.read(path, fileSystem: fileSystem) else { continue }
-            if copy.events.isEmpty { continue }
-            copy.quarantine { EventProblem.check($0, replica: nil, now: now) }
+            // Another program's file, or a sparse one, is told from its first
+            // bytes: never read whole on every command.
+            guard OtherCopy.mayBeCopy(path, fileSystem: fileSystem),
+                var copy = try? OtherCopy.read(path, fileSystem: fileSystem, budget: &budget),
+                !copy.events.isEmpty, copy.cutAfterBytes == nil
+            else { continue }
+            copy.quarantine { gate.admit($0, replica: nil) }
             let added: Int
             do {
                 added = try merge(copy.events, boardID: copy.boardID, newBoardID: newBoardID, replica: replica, source: path)
             } catch PMError.otherBoard, PMError.notThisBoard {
                 continue
             }
-            let aside = Self.directory(of: path) + "/.pm-merged"
-            try? fileSystem.createDirectories(aside)
-            try? fileSystem.rename(path, to: aside + "/" + Self.fileName(of: path))
-            merged.append((path, added))
+            merged.append(MergedCopy(path: path, added: added, movedAside: moveAside(path)))
         }
         return merged
+    }
+
+    /// A conflicted copy merged: where it was, how many events were new,
+    /// and whether it now lies in `.pm-merged/`.
+    public struct MergedCopy: Equatable, Sendable {
+        public var path: String
+        public var added: Int
+        public var movedAside: Bool
+    }
+
+    /// Moves a merged copy into `.pm-merged/` beside it: a real folder (a
+    /// link there is never followed), under a name nothing has yet.
+    private func moveAside(_ path: String) -> Bool {
+        let aside = Self.directory(of: path) + "/.pm-merged"
+        do {
+            if let found = try fileSystem.linkStatus(aside) {
+                guard found.kind == .directory else { return false }
+            } else {
+                try fileSystem.createDirectories(aside)
+            }
+        } catch {
+            return false
+        }
+        let name = Self.fileName(of: path)
+        for attempt in 0..<100 {
+            let candidate = attempt == 0 ? name : "\(attempt + 1)-" + name
+            do {
+                try fileSystem.moveNoReplace(path, intoDirectory: aside, name: candidate)
+                return true
+            } catch let error as SystemCallError where error.code == 17 {  // EEXIST: that name is taken
+                continue
+            } catch {
+                return false
+            }
+        }
+        return false
     }
 
     /// How many events `replica` made that come after `position` in the log
@@ -348,8 +394,11 @@ public struct BoardStore: Sendable {
         return events
     }
 
+    /// Writes `board` over `target`, after reading back every task written afresh:
+    /// a board pm would refuse is never written.
     private func writeBoard(_ board: Board, to target: String, mode: UInt32) throws {
-        _ = try AtomicFileWriter(fileSystem: fileSystem).write(BoardEncoder.encodeChunks(board), to: target, mode: mode)
+        guard let chunks = BoardEncoder.encodeCheckedChunks(board) else { throw PMError.unreadableWrite(path: target) }
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write(chunks, to: target, mode: mode)
     }
 
     /// Whether the history is the log alone: no board file but a log, or a
@@ -423,7 +472,9 @@ public struct BoardStore: Sendable {
         var wanted = limit
         while true {
             let events = try log.readNewest(wanted, mentioning: needle)
-            let entries = events.compactMap(HistoryEvent.init).filter(keep)
+            // An event given twice (a log merged by hand) is one change: shown once.
+            var seen = Set<TaskID>()
+            let entries = events.compactMap(HistoryEvent.init).filter { seen.insert($0.id).inserted && keep($0) }
             if entries.count >= limit || events.count < wanted { return Array(entries.prefix(limit)) }
             wanted = wanted > Int.max / 2 ? Int.max : wanted * 2
         }

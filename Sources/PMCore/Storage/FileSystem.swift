@@ -63,6 +63,10 @@ public protocol FileSystem: Sendable {
     func close(_ descriptor: Int32) throws
     /// Atomically replaces `destination` with `source`.
     func rename(_ source: String, to destination: String) throws
+    /// Moves `source` to `name` inside `directory`, which must be a real
+    /// directory (a link there is refused, never followed), and never
+    /// replaces what is there (EEXIST).
+    func moveNoReplace(_ source: String, intoDirectory directory: String, name: String) throws
     /// Flushes a directory's entries (after a rename).
     func syncDirectory(_ path: String) throws
     /// Removes a file; errors are ignored by callers that only clean up.

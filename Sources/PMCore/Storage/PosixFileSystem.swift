@@ -154,6 +154,17 @@ public struct PosixFileSystem: FileSystem {
         guard Glibc.rename(source, destination) == 0 else { throw failure("rename") }
     }
 
+    public func moveNoReplace(_ source: String, intoDirectory directory: String, name: String) throws {
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else { throw failure("open") }
+        defer { _ = Glibc.close(folder) }
+        if glibcRenameat2(AT_FDCWD, source, folder, name, 1) == 0 { return }  // RENAME_NOREPLACE
+        // A file system without renameat2: a hard link is never made over a name either.
+        guard errno == EINVAL || errno == ENOSYS else { throw failure("renameat2") }
+        guard linkat(AT_FDCWD, source, folder, name, 0) == 0 else { throw failure("linkat") }
+        guard unlink(source) == 0 else { throw failure("unlink") }
+    }
+
     public func syncDirectory(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("open") }
@@ -257,3 +268,10 @@ public struct PosixFileSystem: FileSystem {
         try close(descriptor)
     }
 }
+
+/// glibc's `renameat2`, which Swift's Glibc module does not export.
+@_silgen_name("renameat2")
+func glibcRenameat2(
+    _ oldDirectory: Int32, _ oldPath: UnsafePointer<CChar>, _ newDirectory: Int32, _ newPath: UnsafePointer<CChar>,
+    _ flags: UInt32
+) -> Int32
