@@ -88,8 +88,17 @@ extension ProcessContext {
             }
             for file in report.setAside { output.line(localizer.string(.syncSetAside, .text(TextSafety.escaped(file)))) }
             for file in report.ignored { output.errorLine(localizer.string(.syncIgnoredFile, .text(TextSafety.escaped(file)))) }
+            for file in report.stoppedAtLongLine {
+                output.errorLine(
+                    localizer.string(.syncLongLine, .text(TextSafety.escaped(file)), .number(EventProblem.lineLimit >> 20)))
+            }
             for (file, bytes) in report.cut {
-                output.errorLine(localizer.string(.syncCutFile, .text(TextSafety.escaped(file)), .number(bytes >> 20)))
+                let name = MessageArgument.text(TextSafety.escaped(file))
+                if bytes == 0 {
+                    output.errorLine(localizer.string(.syncOverBudget, name, .number(OtherCopy.totalBytes >> 20)))
+                } else {
+                    output.errorLine(localizer.string(.syncCutFile, name, .number(max(1, bytes >> 20))))
+                }
             }
             output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
         } catch SyncError.unreachable {

@@ -194,6 +194,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case syncSetAside = "sync.setAside"
     case syncIgnoredFile = "sync.ignoredFile"
     case syncCutFile = "sync.cutFile"
+    case syncOverBudget = "sync.overBudget"
+    case syncLongLine = "sync.longLine"
     case errorChangeRefused = "error.changeRefused"
     case errorChangeTooLarge = "error.changeTooLarge"
     case errorUserNameRefused = "error.userNameRefused"

@@ -37,7 +37,7 @@ public struct FolderTransport: Transport {
         for name in ((try? files.contentsOfDirectory(events)) ?? []).sorted() where !name.hasPrefix(".") {
             let file = events + "/" + name
             guard let status = status(file), status.kind == .regular else { continue }
-            snapshot.files.append(RemoteEntry(name: "events/" + name, path: file))
+            snapshot.files.append(RemoteEntry(name: "events/" + name, path: file, size: status.size))
         }
         return snapshot
     }

@@ -42,8 +42,10 @@ public struct Syncer: Sendable {
         public var setAside: [String] = []
         /// Files in `events/` not named after a replica: not read.
         public var ignored: [String] = []
-        /// Files read only up to their budget: name, bytes read.
+        /// Files read only up to their budget (0: not read at all): name, bytes read.
         public var cut: [(file: String, bytes: Int)] = []
+        /// Files read only up to a line longer than any pm writes.
+        public var stoppedAtLongLine: [String] = []
 
         public static func == (a: Report, b: Report) -> Bool {
             a.received == b.received && a.sent == b.sent && a.setAside == b.setAside
@@ -90,7 +92,10 @@ public struct Syncer: Sendable {
         var ownRemoteIDs = Set<TaskID>()
         var gate = EventGate(now: now().milliseconds)
         var budget = OtherCopy.totalBytes
-        for file in snapshot.files where file.name.hasPrefix("events/") {
+        // Smallest first: a few huge files (sparse, growing) cannot use up the
+        // budget before the ordinary ones are read.
+        let listed = snapshot.files.filter { $0.name.hasPrefix("events/") }.sorted { ($0.size, $0.name) < ($1.size, $1.name) }
+        for file in listed {
             let base = String(file.name.dropFirst("events/".count))
             // A replica's own file is named by its id; a sync tool's conflicted
             // copy of one starts with it. Anything else names no replica to
@@ -100,6 +105,10 @@ public struct Syncer: Sendable {
                 continue
             }
             let canonical = base == claimed.rawValue + ".jsonl"
+            if budget <= 0 {
+                report.cut.append((file.name, 0))
+                continue
+            }
             guard var copy = try? OtherCopy.stream(file.path, budget: &budget) else {
                 report.ignored.append(file.name)  // gone, or no longer a regular file
                 continue
@@ -108,7 +117,11 @@ public struct Syncer: Sendable {
             if copy.skippedLines > 0 {
                 report.skipped.append((file.name, copy.skippedLines, copy.firstSkippedLine ?? 0))
             }
-            if let bytes = copy.cutAfterBytes { report.cut.append((file.name, bytes)) }
+            if copy.stoppedAtLongLine {
+                report.stoppedAtLongLine.append(file.name)
+            } else if let bytes = copy.cutAfterBytes {
+                report.cut.append((file.name, bytes))
+            }
             incoming += copy.events
             if file.name == ownName { ownRemoteIDs = Set(copy.events.map(\.id)) }
             if !canonical && copy.cutAfterBytes == nil { report.setAside.append(file.name) }

@@ -39,10 +39,13 @@ public enum RemoteTarget: Equatable, Sendable {
 public struct RemoteEntry: Equatable, Sendable {
     public var name: String
     public var path: String
+    /// Its size when listed (a sparse or growing file may say anything).
+    public var size: Int64
 
-    public init(name: String, path: String) {
+    public init(name: String, path: String, size: Int64 = 0) {
         self.name = name
         self.path = path
+        self.size = size
     }
 }
 

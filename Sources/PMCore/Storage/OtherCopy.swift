@@ -16,6 +16,9 @@ public struct OtherCopy: Equatable, Sendable {
     /// Where reading stopped because the file passed its budget (bytes
     /// read), nil when it was read to its end: the rest was left out.
     public var cutAfterBytes: Int?
+    /// Whether reading stopped at a line longer than any pm writes, rather
+    /// than at the budget.
+    public var stoppedAtLongLine = false
 
     /// Leaves out the events `problem` finds something wrong with, counting
     /// them as skipped lines.
@@ -173,12 +176,17 @@ public struct OtherCopy: Equatable, Sendable {
             if !overlong {
                 line += chunk[start...]
                 if line.count > EventProblem.lineLimit {
-                    overlong = true
-                    line = []
+                    // No line pm writes is this long: what follows is not a
+                    // log (a sparse file's zeros, a binary), and is not read.
+                    copy.skip(number)
+                    copy.cutAfterBytes = offset
+                    copy.stoppedAtLongLine = true
+                    break
                 }
             }
         }
         budget -= offset
+        if copy.cutAfterBytes != nil { return copy }
         // More there than was read: the rest is left out (a torn last line
         // read whole is only not an event yet).
         if offset == allowance, let more = try? fileSystem.read(descriptor, at: offset, count: 1), !more.isEmpty {
