@@ -42,6 +42,29 @@ import Testing
         #expect(dir.read("board.json") == before)
     }
 
+    /// What every other copy would refuse is refused here too, before
+    /// anything is written: a change whose line passes the limit (a body of
+    /// 1,000 characters each carrying thousands of combining marks, as a
+    /// paste into pm board could hold).
+    @Test func aChangeNoOtherCopyWouldTakeIsRefusedBeforeItIsWritten() throws {
+        let dir = TemporaryDirectory()
+        let store = store(dir)
+        try add("kept", to: store)
+        let (board, log) = (dir.read("board.json"), dir.read("board.events.jsonl"))
+        let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 5000), count: 1000)
+        #expect(throws: PMError.changeRefused(.oversized(field: "line"))) {
+            try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
+                try board.add(title: "heavy", body: heavy, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
+            }
+        }
+        #expect(throws: PMError.changeRefused(.unsafeText(field: "author"))) {
+            try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
+                try board.add(title: "named", id: ids.make(), eventID: ids.make(), by: "a\u{1B}b", at: "2026-11-21T10:00:00.000Z")
+            }
+        }
+        #expect(dir.read("board.json") == board && dir.read("board.events.jsonl") == log)
+    }
+
     /// Makes each file-system call of a save fail in turn, with each errno
     /// a full disk or a permission problem gives: the board on disk is always
     /// the old one or the new one, never damaged, and no temp file is left.

@@ -279,3 +279,113 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: beside), "not a copy of this board: left where it is")
     }
 }
+
+/// What pm accepts from its own user, every copy accepts from the remote —
+/// or pm refuses it at the keyboard too; "sent" only when the remote has it.
+@Suite struct SymmetricAcceptanceTests {
+    /// Text at every limit a person may type — a 200-character Korean title
+    /// with emoji sequences, a 1,000-character body of stacked accents (a line
+    /// of 70 KB), a tab and a newline, a Korean author name — reaches the
+    /// other copy whole (an earlier pm left out every line past 64 KB).
+    @Test func whatAPersonMayTypeEveryCopyTakes() throws {
+        let team = try HostileRemoteTests.team()
+        let title = String(repeating: "계획👩‍👩‍👧‍👦", count: 66) + "끝끝"
+        // 700 letters each under 50 accents (a 70 KB line), a tab, a newline, 298 Hangul.
+        let body =
+            String(repeating: "e" + String(repeating: "\u{301}", count: 50), count: 700) + "\t\n"
+            + String(repeating: "줄", count: 298)
+        let korean = ["PM_USER": "지우"]
+        #expect(try team.a.run(["remote", "add", team.share], korean).status == 0)
+        let add = try team.a.run(["add", title, "--body", body, "--due", "2026-12-31"], korean)
+        #expect(add.status == 0, "\(add.stderr)")
+        let id = add.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try team.a.run(["edit", id, "--title", String(repeating: "é", count: 200)], korean)
+        let sent = try team.a.run(["sync"], korean)
+        #expect(sent.stdout.contains("sent: 2"), "\(sent.stdout)\(sent.stderr)")
+        let received = try team.b.run(["sync"])
+        #expect(received.status == 0 && received.stdout.contains("received: 2"), "\(received.stdout)\(received.stderr)")
+        #expect(!received.stderr.contains("Left out"), "\(received.stderr)")
+        #expect(try team.a.run(["list", "--json"]).stdout == (try team.b.run(["list", "--json"]).stdout))
+        #expect(try team.b.run(["history", "--task", id]).stdout.contains("지우"))
+    }
+
+    /// An author name no other copy would take (control or bidi characters,
+    /// past 200 characters) is refused here, with the reason, in every
+    /// language, and nothing on disk changes. (A change too large for one
+    /// line cannot come through a command line: BoardStoreTests checks it.)
+    @Test func aNameNoCopyWouldTakeIsRefusedAtTheKeyboard() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Existing"])
+        let before = pm.boardBytes()
+        let log = FileManager.default.contents(atPath: pm.home.file("board.events.jsonl"))
+        for name in ["ji\u{1B}[31mwoo", "ji\u{202E}oow", String(repeating: "n", count: 201)] {
+            for language in ["en_US.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"] {
+                let run = try pm.run(["add", "By a strange name"], ["PM_USER": name, "LANG": language])
+                #expect(run.status == 64 && run.stderr.contains("PM_USER"), "\(language): \(run.stderr)")
+                #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\u{202E}"))
+            }
+        }
+        #expect(pm.boardBytes() == before)
+        #expect(FileManager.default.contents(atPath: pm.home.file("board.events.jsonl")) == log)
+    }
+}
+
+/// Clocks (DESIGN.md §9): a clock orders changes, never decides which are
+/// taken. A copy follows a teammate's fast clock up to seven days, so a change
+/// made after seeing theirs comes after it; only a clock thirty days ahead of
+/// the reader's is left out (for now). So a teammate two days ahead neither
+/// wins against a change made after theirs nor makes anyone a few minutes
+/// behind leave out a real change.
+@Suite struct ClockTests {
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    @Test func aTeammateTwoDaysAheadNeitherWinsNorLeavesChangesOut() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let names = ["hana", "max", "chloe"]
+        let people = names.map { SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
+        // Hana runs on the real clock; Max's is two days fast; Chloe's five minutes slow.
+        func clock(_ person: Int) -> [String: String] {
+            switch person {
+            case 1: return ["PM_NOW": Self.iso(Date().addingTimeInterval(2 * 86_400))]
+            case 2: return ["PM_NOW": Self.iso(Date().addingTimeInterval(-300))]
+            default: return [:]
+            }
+        }
+        func run(_ person: Int, _ arguments: [String]) throws -> Run {
+            try people[person].run(arguments, clock(person))
+        }
+        for person in 0..<3 { #expect(try run(person, ["remote", "add", share]).status == 0) }
+        let id = try run(0, ["add", "Plan"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try run(0, ["sync"]).status == 0)
+        for person in [1, 2] { #expect(try run(person, ["sync"]).stdout.contains("received: 1")) }
+        #expect(try run(1, ["edit", id, "--title", "Max's title"]).status == 0)
+        #expect(try run(1, ["sync"]).status == 0)
+        #expect(try run(2, ["add", "Chloe's task"]).status == 0)
+        let chloe = try run(2, ["sync"])
+        #expect(chloe.stdout.contains("received: 1") && !chloe.stderr.contains("Left out"), "\(chloe.stdout)\(chloe.stderr)")
+        // Hana sees Max's title, then changes it: hers comes after.
+        #expect(try run(0, ["sync"]).stdout.contains("received: 2"))
+        #expect(try run(0, ["edit", id, "--title", "Hana's, after Max's"]).status == 0)
+        #expect(try run(0, ["sync"]).status == 0)
+        let late = try run(2, ["sync"])
+        #expect(late.stdout.contains("received: 1") && !late.stderr.contains("Left out"), "\(late.stdout)\(late.stderr)")
+        // Concurrent edits of one field: both values kept, whoever's clock is fast.
+        #expect(try run(1, ["edit", id, "--body", "Max's body"]).status == 0)
+        #expect(try run(2, ["edit", id, "--body", "Chloe's body"]).status == 0)
+        for _ in 0..<2 { for person in 0..<3 { #expect(try run(person, ["sync"]).status == 0) } }
+        let boards = people.map(\.bytes)
+        #expect(boards[0] != nil && boards[0] == boards[1] && boards[1] == boards[2], "the copies differ")
+        let shown = try run(2, ["show", id, "--json"]).stdout
+        #expect(
+            shown.contains("\"title\" : \"Hana's, after Max's\"") || shown.contains("\"title\": \"Hana's, after Max's\""),
+            "\(shown)")
+        #expect(shown.contains("Max's body") && shown.contains("Chloe's body"), "both bodies kept: \(shown)")
+        #expect(try run(0, ["list", "--json"]).stdout.contains("Chloe's task"))
+    }
+}

@@ -38,10 +38,11 @@ public enum EventProblem: Equatable, Sendable {
     /// so an event that only inherited a teammate's fast clock is never left out.
     public static let clockTolerance: Int64 = 30 * 86_400_000
 
-    /// The longest line an event may take. A change a person makes fits many
-    /// times over (a full title and body, their old values and a resolved
-    /// conflict's values, escaped); one that does not is refused here too.
-    public static let lineLimit = 1 << 20
+    /// The longest line an event may take: 8 MB. A change a person makes
+    /// fits many times over (a title and body of the longest a command line
+    /// passes, their old values and the values of a conflict it resolves,
+    /// escaped); one that does not is refused at the keyboard too.
+    public static let lineLimit = 8 << 20
 
     /// Keys pm writes on a task itself: a field of that name would appear twice.
     public static let reservedFieldNames: Set<String> = ["id", "updatedAt", "conflicts", "restored", "overdue"]
