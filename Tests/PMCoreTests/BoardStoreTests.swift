@@ -54,7 +54,8 @@ import Testing
         let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 5000), count: 1000)
         #expect(throws: PMError.changeRefused(.oversized(field: "line"))) {
             try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
-                try board.add(title: "heavy", body: heavy, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
+                try board.add(
+                    title: "heavy", body: heavy, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
             }
         }
         #expect(throws: PMError.changeRefused(.unsafeText(field: "author"))) {
