@@ -389,3 +389,58 @@ import Testing
         #expect(try run(0, ["list", "--json"]).stdout.contains("Chloe's task"))
     }
 }
+
+/// Generated hostile lines (PMTestSupport's HostileEvents) reach a copy every
+/// way bytes from elsewhere come in — a replica's file and a conflicted copy
+/// on the remote, a conflicted copy beside the board, `pm merge` — and then
+/// every command runs: none crashes, none finds a file pm wrote unreadable,
+/// and nothing outside pm's own files is touched. `PM_FUZZ_SEEDS=N` runs more.
+@Suite struct HostileLinesFuzzTests {
+    static var seeds: [UInt64] {
+        let count = Int(ProcessInfo.processInfo.environment["PM_FUZZ_SEEDS"] ?? "") ?? 2
+        return (0..<UInt64(count)).map { 0xF00D + $0 }
+    }
+
+    @Test(arguments: seeds)
+    func generatedHostileLinesNeverBreakAnyCommand(seed: UInt64) throws {
+        let team = try HostileRemoteTests.team()
+        let outside = team.pm.home.file("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try Data("untouched\n".utf8).write(to: URL(fileURLWithPath: outside + "/keep.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: team.events + "/link.jsonl", withDestinationPath: outside + "/keep.txt")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var random = SeededGenerator(seed: seed)
+        func lines(_ replica: String) -> [String] {
+            var generator = HostileEvents(random: SeededGenerator(seed: random.next()), replica: replica, now: now)
+            return generator.lines(80)
+        }
+        try team.append(lines(team.replicaA), to: team.replicaA + ".jsonl")
+        try team.append(lines(team.replicaA), to: team.replicaA + ".sync-conflict-20261122-101010-ABCDEF1.jsonl")
+        let replicaC = UUID().uuidString.lowercased()
+        try team.append(lines(replicaC), to: replicaC + ".jsonl")
+        let beside = team.pm.home.file("ji-woo/board.sync-conflict-20261123-000000-XYZ.jsonl")
+        try Data((lines(team.replicaA).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: beside))
+        let merged = team.pm.home.file("colleague.jsonl")
+        try Data((lines(replicaC).joined(separator: "\n") + "\n\u{FF}\u{FE}bad\n").utf8).write(to: URL(fileURLWithPath: merged))
+        let sync = try team.b.run(["sync"])
+        #expect(sync.status == 0, "seed \(seed): \(sync.stderr)")
+        let merge = try team.b.run(["merge", merged])
+        #expect(merge.status == 0 || merge.status == 65, "seed \(seed): \(merge.stderr)")
+        let list = try team.b.run(["list", "--json"])
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String,
+            "seed \(seed): \(list.stdout)\(list.stderr)")
+        try HostileRemoteTests.everyCommandWorks(team.b, "seed \(seed)", id: String(id.prefix(8)))
+        // What pm wrote reads back: the board file, a fresh read of the log, the other copy after a sync.
+        #expect(try team.b.run(["list"]).status == 0)
+        try FileManager.default.removeItem(atPath: team.b.board)
+        #expect(try team.b.run(["list", "--json"]).status == 0, "seed \(seed): the log alone reads back")
+        let a = try team.a.run(["sync"])
+        #expect(a.status == 0, "seed \(seed): \(a.stderr)")
+        try HostileRemoteTests.everyCommandWorks(team.a, "seed \(seed), camille", id: String(id.prefix(8)))
+        #expect(try String(contentsOfFile: outside + "/keep.txt", encoding: .utf8) == "untouched\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside) == ["keep.txt"])
+        #expect(!sync.stdout.contains("\u{1B}") && !sync.stderr.contains("\u{1B}"), "raw escape on the terminal")
+    }
+}
