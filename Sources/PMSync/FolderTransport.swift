@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import PMCore
 
 /// A folder as a remote: each replica's events in `events/<replica>.jsonl`,
@@ -76,15 +79,19 @@ public struct FolderTransport: Transport {
         for name in aside {
             let directory = path + "/aside"
             let base = Paths.lastComponent(of: name)
-            var destination = directory + "/" + base
-            var counter = 1
-            while status(destination) != nil {
-                counter += 1
-                destination = directory + "/\(counter)-" + base
-            }
             do {
-                try self.files.createDirectories(directory)
-                try self.files.rename(path + "/" + name, to: destination)
+                if status(directory) == nil { try self.files.createDirectories(directory) }
+                // Into the real folder (a link there is refused), never over a file already there.
+                var counter = 1
+                while true {
+                    do {
+                        try self.files.moveNoReplace(
+                            path + "/" + name, intoDirectory: directory, name: counter == 1 ? base : "\(counter)-" + base)
+                        break
+                    } catch let error as SystemCallError where error.code == EEXIST && counter < 1000 {
+                        counter += 1
+                    }
+                }
             } catch {
                 throw SyncError.unreachable(target: path, detail: Self.describe(error, name))
             }
