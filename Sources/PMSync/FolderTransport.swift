@@ -1,7 +1,8 @@
+import PMCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import PMCore
 
 /// A folder as a remote: each replica's events in `events/<replica>.jsonl`,
 /// written whole and renamed into place, so that a sync tool never sees half
