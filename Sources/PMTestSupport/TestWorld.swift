@@ -44,7 +44,7 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     /// Writes a file.
     public func write(_ name: String, _ text: String) {
-        FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
     }
 }
 

@@ -45,7 +45,7 @@ public enum LegacyMigration {
             let ms = Int64(Timestamp.milliseconds(of: task.updatedAt) ?? 0)
             clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))
             var fields = contentFields(of: task)
-            for (name, value) in fields { fields[name]?.old = before.map { contentValue(name, of: $0) } ?? .null }
+            for name in fields.keys { fields[name]?.old = before.map { contentValue(name, of: $0) } ?? .null }
             events.append(
                 Event(
                     id: makeID(), replica: replica, author: "pm", at: task.updatedAt,
