@@ -32,6 +32,14 @@ struct Merge: PMCommand {
                         .mergeSkipped, count: copy.skippedLines, .text(TextSafety.escaped(file)),
                         .number(copy.firstSkippedLine ?? 0)))
             }
+            if copy.stoppedAtLongLine {
+                context.output.errorLine(
+                    context.localizer.string(
+                        .syncLongLine, .text(TextSafety.escaped(file)), .number(EventProblem.lineLimit >> 20)))
+            } else if let bytes = copy.cutAfterBytes {
+                context.output.errorLine(
+                    context.localizer.string(.syncCutFile, .text(TextSafety.escaped(file)), .number(max(1, bytes >> 20))))
+            }
         }
     }
 }
