@@ -90,6 +90,7 @@ public struct Syncer: Sendable {
         let ownName = "events/" + replica.rawValue + ".jsonl"
         var incoming: [Event] = []
         var ownRemoteIDs = Set<TaskID>()
+        var ownAhead: [Event] = []
         var gate = EventGate(now: now().milliseconds)
         var budget = OtherCopy.totalBytes
         // Smallest first: a few huge files (sparse, growing) cannot use up the
@@ -113,7 +114,13 @@ public struct Syncer: Sendable {
                 report.ignored.append(file.name)  // gone, or no longer a regular file
                 continue
             }
-            copy.quarantine { gate.admit($0, replica: claimed) }
+            copy.quarantine { event in
+                let problem = gate.admit(event, replica: claimed)
+                // This replica's own change, made while its clock ran far
+                // ahead: not taken here yet, but never dropped from its file.
+                if case .futureClock = problem, file.name == ownName { ownAhead.append(event) }
+                return problem
+            }
             if copy.skippedLines > 0 {
                 report.skipped.append((file.name, copy.skippedLines, copy.firstSkippedLine ?? 0))
             }
@@ -136,7 +143,9 @@ public struct Syncer: Sendable {
             // This replica's file is every event it made, as its log holds
             // them: whatever the remote file had that was ours was merged
             // just now, and lines someone else put there are not carried on.
-            files.append(RemoteFile(name: ownName, bytes: merged.own.flatMap(EventCodec.line)))
+            let logged = Set(merged.own.map(\.id))
+            let kept = ownAhead.filter { !logged.contains($0.id) }
+            files.append(RemoteFile(name: ownName, bytes: (merged.own + kept).flatMap(EventCodec.line)))
         }
         if snapshot.boardID == nil {
             files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))

@@ -390,6 +390,36 @@ import Testing
     }
 }
 
+extension ClockTests {
+    /// A change made while this machine's clock ran forty days fast stays in
+    /// this replica's file on the remote even after its board is restored
+    /// from a backup that lacks it and the clock is put right: it is only
+    /// not taken yet, never dropped.
+    @Test func aChangeFromAFastClockIsNeverDroppedFromItsOwnFile() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let me = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("me/board.json"), user: "max")
+        let fast = ["PM_NOW": Self.iso(Date().addingTimeInterval(40 * 86_400))]
+        #expect(try me.run(["remote", "add", share]).status == 0)
+        try me.run(["add", "Before"])
+        #expect(try me.run(["sync"]).status == 0)
+        let backup = try #require(me.bytes)
+        let log = try #require(FileManager.default.contents(atPath: pm.home.file("me/board.events.jsonl")))
+        try me.run(["add", "From forty days ahead"], fast)
+        #expect(try me.run(["sync"], fast).stdout.contains("sent: 1"))
+        // Restored from the backup, the clock right again.
+        try backup.write(to: URL(fileURLWithPath: me.board))
+        try log.write(to: URL(fileURLWithPath: pm.home.file("me/board.events.jsonl")))
+        try me.run(["add", "After the restore"])
+        let sync = try me.run(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("sent: 1"), "\(sync.stdout)\(sync.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: share + "/events")
+        let own = try String(contentsOfFile: share + "/events/" + (try #require(files.first)), encoding: .utf8)
+        #expect(own.contains("From forty days ahead") && own.contains("After the restore") && own.contains("Before"))
+    }
+}
+
 /// Generated hostile lines (PMTestSupport's HostileEvents) reach a copy every
 /// way bytes from elsewhere come in — a replica's file and a conflicted copy
 /// on the remote, a conflicted copy beside the board, `pm merge` — and then
