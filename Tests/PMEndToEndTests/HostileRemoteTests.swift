@@ -420,6 +420,38 @@ extension ClockTests {
     }
 }
 
+extension ClockTests {
+    /// A teammate more than seven days fast is not followed: a change made
+    /// here after seeing theirs comes before it in merge order. Every copy
+    /// still writes the same board, whoever folded what first, and nothing is
+    /// left out (their clock is within thirty days).
+    @Test func aTeammateTenDaysAheadIsNotFollowedAndEveryCopyAgrees() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let people = ["hana", "max"].map { SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
+        let fast = ["PM_NOW": Self.iso(Date().addingTimeInterval(10 * 86_400))]
+        for person in people { #expect(try person.run(["remote", "add", share]).status == 0) }
+        let id = try people[0].id(["add", "Plan"])
+        #expect(try people[0].run(["sync"]).status == 0)
+        #expect(try people[1].run(["sync"], fast).stdout.contains("received: 1"))
+        #expect(try people[1].run(["edit", id, "--body", "Max, ten days ahead"], fast).status == 0)
+        #expect(try people[1].run(["sync"], fast).status == 0)
+        let hana = try people[0].run(["sync"])
+        #expect(hana.stdout.contains("received: 1") && !hana.stderr.contains("Left out"), "\(hana.stdout)\(hana.stderr)")
+        #expect(try people[0].run(["edit", id, "--body", "Hana, after"]).status == 0)
+        #expect(try people[0].run(["edit", id, "--title", "Plan, renamed"]).status == 0)
+        for _ in 0..<2 {
+            #expect(try people[0].run(["sync"]).status == 0)
+            #expect(try people[1].run(["sync"], fast).status == 0)
+        }
+        #expect(people[0].bytes != nil && people[0].bytes == people[1].bytes, "the copies differ")
+        let shown = try people[0].run(["show", id, "--json"]).stdout
+        #expect(shown.contains("Hana, after") && shown.contains("Max, ten days ahead"), "both values kept: \(shown)")
+        #expect(shown.contains("Plan, renamed"))
+    }
+}
+
 /// Generated hostile lines (PMTestSupport's HostileEvents) reach a copy every
 /// way bytes from elsewhere come in — a replica's file and a conflicted copy
 /// on the remote, a conflicted copy beside the board, `pm merge` — and then

@@ -161,13 +161,16 @@ public struct BoardStore: Sendable {
             }
             // The board is the fold of its events, by the same rules as a merge.
             var tasks = before
-            if !FoldedTasks.apply(events, to: &tasks, last: position.order) {
-                var folded = FoldedTasks(before, last: position.order)
-                folded.apply(events)
-                tasks = folded.ordered
+            if FoldedTasks.apply(events, to: &tasks, last: position.order) {
+                board.tasks = tasks
+                board.log = LogPosition(events: board.log.events + events.count, length: end, newest: last)
+            } else {
+                // The change comes before the board's last event in merge
+                // order (a clock seen more than seven days ahead is not
+                // followed): only the whole log folded in merge order is the
+                // board every copy comes to.
+                try refold(&board, log: log)
             }
-            board.tasks = tasks
-            board.log = LogPosition(events: board.log.events + events.count, length: end, newest: last)
             board.history = HistoryLog()
             // Committed. A failure to rewrite board.json loses nothing: every
             // reader folds in the log past where the file stands.
