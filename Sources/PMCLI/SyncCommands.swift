@@ -163,7 +163,7 @@ struct RemoteAdd: PMCommand {
     func run(in context: ProcessContext) throws {
         var text = target
         // git would read it as an option (`--upload-pack=CMD`): never handed on.
-        if text.hasPrefix("-") {
+        if RemoteTarget.looksLikeOption(text) {
             throw CLIError.message(
                 context.localizer.string(.errorRemoteLooksLikeOption, .text(TextSafety.escaped(text))), .usage)
         }

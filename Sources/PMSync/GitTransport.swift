@@ -34,7 +34,7 @@ public struct GitTransport: Transport {
 
     /// A URL git could read as an option is never handed to it.
     private func checkURL() throws {
-        if SealedGit.looksLikeOption(url) { throw SyncError.badRemote(target: url, detail: url) }
+        if RemoteTarget.looksLikeOption(url) { throw SyncError.badRemote(target: url, detail: url) }
     }
 
     private func prepare() throws {
@@ -65,7 +65,7 @@ public struct GitTransport: Transport {
     }
 
     public func reachable() -> Bool {
-        guard !SealedGit.looksLikeOption(url),
+        guard !RemoteTarget.looksLikeOption(url),
             let result = try? gitWithoutRepository(["ls-remote", "--heads", "--", url], timeout: fetchTimeout)
         else { return false }
         return result.status == 0 && !result.timedOut

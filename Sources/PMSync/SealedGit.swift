@@ -49,9 +49,4 @@ enum SealedGit {
     /// driver that a `.gitattributes` on the remote could name applies here,
     /// so the files pm reads are the bytes the remote holds.
     static let neutralAttributes = "* -text -eol -filter -ident -working-tree-encoding -diff -merge\n"
-
-    /// Whether `target` could be read by git as an option rather than a place.
-    static func looksLikeOption(_ target: String) -> Bool {
-        target.hasPrefix("-")
-    }
 }

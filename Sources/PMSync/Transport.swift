@@ -24,6 +24,10 @@ public enum RemoteTarget: Equatable, Sendable {
         }
     }
 
+    /// Whether `text` could be read by git as an option rather than a place
+    /// (`--upload-pack=CMD`): such a target is refused, never handed on.
+    public static func looksLikeOption(_ text: String) -> Bool { text.hasPrefix("-") }
+
     /// How it is shown.
     public var description: String {
         switch self {

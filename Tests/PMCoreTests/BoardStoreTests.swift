@@ -17,7 +17,7 @@ import Testing
     }
 
     func add(_ title: String, to store: BoardStore) throws {
-        try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
+        _ = try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
             try board.add(title: title, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
         }
     }
@@ -26,7 +26,7 @@ import Testing
         let dir = TemporaryDirectory()
         let store = BoardStore(path: dir.file("nested/deeper/board.json"), sleep: { _ in })
         #expect(try store.load() == nil)
-        try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
+        _ = try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
             try board.add(title: "first", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
         }
         #expect(try store.load()?.tasks.map(\.title) == ["first"])
@@ -188,7 +188,7 @@ import Testing
     @Test func aSymlinkIsFollowedAndItsTargetReplaced() throws {
         let dir = TemporaryDirectory()
         let store = BoardStore(path: dir.file("real.json"), sleep: { _ in })
-        try store.update(newBoardID: ids.make(), replica: ids.make()) {
+        _ = try store.update(newBoardID: ids.make(), replica: ids.make()) {
             try $0.add(title: "a", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
         }
         try FileManager.default.createSymbolicLink(atPath: dir.file("board.json"), withDestinationPath: "real.json")

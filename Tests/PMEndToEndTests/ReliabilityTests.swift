@@ -263,7 +263,6 @@ import Testing
     @Test func jsonOutputsMatchTheirSchemas() throws {
         let pm = PMBinary()
         let a = pm.home.file("a/board.json")
-        let b = pm.boardPath
         let id = try pm.run(["add", "Shared", "--due", "2026-11-01", "--board", a]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let log = { (board: String) in String(board.dropLast(5)) + ".events.jsonl" }

@@ -16,18 +16,8 @@ import Testing
     static func git(_ arguments: [String], _ environment: [String: String], in directory: String? = nil) throws -> (
         status: Int32, output: String
     ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let (status, output) = try runCapturing("/usr/bin/env", ["git"] + arguments, environment: environment, in: directory)
+        return (status, output)
     }
 
     /// Every file under `root` (links not followed) with its bytes, `.git`-like folders left out.

@@ -100,9 +100,20 @@ func runPython(_ script: String, _ arguments: [String], needs modules: [String] 
 }
 
 private func runPythonScript(_ interpreter: String, _ script: String, _ arguments: [String]) throws -> (Int32, String) {
+    try runCapturing(
+        interpreter, (interpreter == "/usr/bin/env" ? ["python3"] : []) + ["-c", script] + arguments)
+}
+
+/// Runs `executable` with `arguments` (and exactly `environment` when given,
+/// in `directory` when given); returns its status and its output and errors together.
+func runCapturing(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, in directory: String? = nil
+) throws -> (Int32, String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: interpreter)
-    process.arguments = (interpreter == "/usr/bin/env" ? ["python3"] : []) + ["-c", script] + arguments
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe()
     process.standardOutput = out
     process.standardError = out

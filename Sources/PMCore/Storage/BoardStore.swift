@@ -285,86 +285,6 @@ public struct BoardStore: Sendable {
         }
     }
 
-    /// Sync tools' conflicted copies of this board's files found beside it
-    /// (Syncthing's `board.sync-conflict-….json`, Dropbox's and Nextcloud's
-    /// `board (… conflicted copy …).json`, and the same for the log): their
-    /// paths, for ``mergeConflictedCopies(newBoardID:replica:now:)``.
-    public func conflictedCopies() throws -> [String] {
-        let target = try targetPath()
-        let directory = Self.directory(of: target)
-        let name = Self.fileName(of: target)
-        let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
-        guard let names = try? fileSystem.contentsOfDirectory(directory) else { return [] }
-        return names.filter { candidate in
-            candidate != name && candidate.hasPrefix(stem) && candidate.lowercased().contains("conflict")
-                && (candidate.hasSuffix(".json") || candidate.hasSuffix(".jsonl"))
-        }.sorted().map { directory + "/" + $0 }
-    }
-
-    /// Merges each conflicted copy beside the board that is a copy of this
-    /// board (recognised by its content: events, or a board with this id) and
-    /// moves it into `.pm-merged/` beside the board — never deletes it.
-    /// A file that is not a copy of this board is left where it is.
-    /// - Returns: the copies merged, with how many events were new.
-    public func mergeConflictedCopies(newBoardID: TaskID, replica: TaskID, now: Int64) throws -> [MergedCopy] {
-        var merged: [MergedCopy] = []
-        var budget = OtherCopy.totalBytes
-        var gate = EventGate(now: now)
-        for path in try conflictedCopies() {
-            // Another program's file, or a sparse one, is told from its first
-            // bytes: never read whole on every command.
-            guard OtherCopy.mayBeCopy(path, fileSystem: fileSystem),
-                var copy = try? OtherCopy.read(path, fileSystem: fileSystem, budget: &budget),
-                !copy.events.isEmpty, copy.cutAfterBytes == nil
-            else { continue }
-            copy.quarantine { gate.admit($0, replica: nil) }
-            let added: Int
-            do {
-                added = try merge(copy.events, boardID: copy.boardID, newBoardID: newBoardID, replica: replica, source: path)
-            } catch PMError.otherBoard, PMError.notThisBoard {
-                continue
-            }
-            merged.append(MergedCopy(path: path, added: added, movedAside: moveAside(path)))
-        }
-        return merged
-    }
-
-    /// A conflicted copy merged: where it was, how many events were new,
-    /// and whether it now lies in `.pm-merged/`.
-    public struct MergedCopy: Equatable, Sendable {
-        public var path: String
-        public var added: Int
-        public var movedAside: Bool
-    }
-
-    /// Moves a merged copy into `.pm-merged/` beside it: a real folder (a
-    /// link there is never followed), under a name nothing has yet.
-    private func moveAside(_ path: String) -> Bool {
-        let aside = Self.directory(of: path) + "/.pm-merged"
-        do {
-            if let found = try fileSystem.linkStatus(aside) {
-                guard found.kind == .directory else { return false }
-            } else {
-                try fileSystem.createDirectories(aside)
-            }
-        } catch {
-            return false
-        }
-        let name = Self.fileName(of: path)
-        for attempt in 0..<100 {
-            let candidate = attempt == 0 ? name : "\(attempt + 1)-" + name
-            do {
-                try fileSystem.moveNoReplace(path, intoDirectory: aside, name: candidate)
-                return true
-            } catch let error as SystemCallError where error.code == 17 {  // EEXIST: that name is taken
-                continue
-            } catch {
-                return false
-            }
-        }
-        return false
-    }
-
     /// How many events `replica` made that come after `position` in the log
     /// (all of them when the log no longer matches the position).
     public func ownEvents(after position: LogPosition, replica: TaskID) throws -> Int {
@@ -404,85 +324,6 @@ public struct BoardStore: Sendable {
         _ = try AtomicFileWriter(fileSystem: fileSystem).write(chunks, to: target, mode: mode)
     }
 
-    /// Whether the history is the log alone: no board file but a log, or a
-    /// schema-2 board file (found without decoding its tasks).
-    private func historyIsInLog(_ target: String, log: EventLogFile) throws -> Bool {
-        guard try fileSystem.status(target) != nil else { return try log.exists() }
-        guard let bytes = try? fileSystem.readFile(target) else { return false }
-        return BoardDecoder.schemaVersion(of: bytes) == Board.currentSchemaVersion
-    }
-
-    /// The newest `limit` history entries, newest first: from the log for a
-    /// schema-2 board (reading only its end), from the file for a schema-1 one.
-    /// With `task` (an id or prefix, of a current task or a deleted one), only
-    /// that task's entries.
-    /// - Throws: ``PMError/invalidID(_:)``, ``PMError/taskNotFound(_:)``,
-    ///   ``PMError/ambiguousID(_:candidates:titles:)`` for `task`.
-    public func recentHistory(limit: Int, task: String? = nil) throws -> [HistoryEvent] {
-        let target = try targetPath()
-        let log = eventLog(of: target)
-        var inLog = try historyIsInLog(target, log: log)
-        if task != nil || !inLog {
-            let board = try read(target)?.board
-            if let board, board.schemaVersion > Board.currentSchemaVersion { return [] }
-            if !inLog, let board, board.schemaVersion < 2 {
-                guard let task else { return try board.history.recentEvents(limit: limit) }
-                let id = try resolveHistoric(
-                    task, board: board, taskIDs: { try board.history.events().map { ($0.taskID, $0.title) } })
-                return Array(try board.history.events().filter { $0.taskID == id }.reversed().prefix(limit))
-            }
-            if board == nil, try !log.exists() {
-                if let task { _ = try TaskLookup.find(task, in: Board(id: Self.unnamedBoard)) }
-                return []
-            }
-            inLog = true
-            if let task {
-                var current = board ?? Board(id: Self.unnamedBoard)
-                try rollForward(&current, log: log)
-                let id = try resolveHistoric(
-                    task, board: current, taskIDs: { try log.readAll().events.map { ($0.task, $0.title ?? "") } })
-                return try newestEntries(limit, in: log, mentioning: Array(id.rawValue.utf8)) { $0.taskID == id }
-            }
-        }
-        return try newestEntries(limit, in: log, mentioning: nil) { _ in true }
-    }
-
-    /// A task by id or prefix: a current one, else one the history names
-    /// (a deleted task keeps its history).
-    private func resolveHistoric(_ text: String, board: Board, taskIDs: () throws -> [(TaskID, String)]) throws -> TaskID {
-        do {
-            return try TaskLookup.find(text, in: board).id
-        } catch PMError.taskNotFound {
-            let wanted = Array(text.lowercased().filter { $0 != "-" }.utf8)
-            // Each matching task once, with the newest title the history gives it.
-            var seen: [TaskID] = []
-            var titles: [TaskID: String] = [:]
-            for (id, title) in try taskIDs() where id.hexDigitBytes.starts(with: wanted) {
-                if titles[id] == nil { seen.append(id) }
-                if !title.isEmpty || titles[id] == nil { titles[id] = title }
-            }
-            guard seen.count == 1 else {
-                if seen.isEmpty { throw PMError.taskNotFound(text) }
-                throw PMError.ambiguousID(text, candidates: seen, titles: seen.map { titles[$0] ?? "" })
-            }
-            return seen[0]
-        }
-    }
-
-    private func newestEntries(
-        _ limit: Int, in log: EventLogFile, mentioning needle: [UInt8]?, where keep: (HistoryEvent) -> Bool
-    ) throws -> [HistoryEvent] {
-        var wanted = limit
-        while true {
-            let events = try log.readNewest(wanted, mentioning: needle)
-            // An event given twice (a log merged by hand) is one change: shown once.
-            var seen = Set<TaskID>()
-            let entries = events.compactMap(HistoryEvent.init).filter { seen.insert($0.id).inserted && keep($0) }
-            if entries.count >= limit || events.count < wanted { return Array(entries.prefix(limit)) }
-            wanted = wanted > Int.max / 2 ? Int.max : wanted * 2
-        }
-    }
-
     /// Runs `body` with the board as it is on disk (nil when missing) under
     /// the writers' lock, without saving the board (for per-user state that
     /// must not race a change, like dropping an undo step).
@@ -507,7 +348,7 @@ public struct BoardStore: Sendable {
 
     // MARK: Reading
 
-    private func read(_ target: String) throws -> (board: Board, status: FileStatus)? {
+    func read(_ target: String) throws -> (board: Board, status: FileStatus)? {
         let status: FileStatus?
         do {
             status = try fileSystem.status(target)

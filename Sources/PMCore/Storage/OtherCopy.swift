@@ -51,19 +51,15 @@ public struct OtherCopy: Equatable, Sendable {
     public static let totalBytes = 512 << 20
 
     /// Reads a copy at `path`: a board (schema 2: its log beside it is read)
-    /// or an event log, streamed within `budget` (bytes, shared by the files
-    /// of one command) and ``maximumBytes`` per file.
+    /// or an event log, within `budget` (bytes, shared by the files of one
+    /// command) and ``maximumBytes`` per file.
     /// - Throws: ``PMError/mergeOldFormat(path:)``, ``PMError/mergeNoLog(path:log:)``,
     ///   ``PMError/newerSchema(path:found:supported:)``, read errors.
     public static func read(_ path: String, fileSystem: FileSystem = PosixFileSystem(), budget: inout Int) throws -> OtherCopy {
         let head = try peek(path, fileSystem: fileSystem)
-        let first = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         // A log's lines are objects too: a board is one object over several lines.
-        if first == UInt8(ascii: "{"), !looksLikeEventLine(head) {
-            var copy = try stream(path, fileSystem: fileSystem, budget: &budget, keepBytes: true)
-            if copy.cutAfterBytes != nil { throw PMError.readFailed(path: path, SystemCallError(call: "read", code: 27)) }
-            let board = try BoardDecoder.decode(copy.bytes, path: path)
-            copy.bytes = []
+        if firstSignificantByte(head) == UInt8(ascii: "{"), !looksLikeEventLine(head) {
+            let board = try BoardDecoder.decode(try readWhole(path, fileSystem: fileSystem, budget: &budget), path: path)
             if board.schemaVersion < 2 { throw PMError.mergeOldFormat(path: path) }
             if board.schemaVersion > Board.currentSchemaVersion {
                 throw PMError.newerSchema(path: path, found: board.schemaVersion, supported: Board.currentSchemaVersion)
@@ -88,24 +84,45 @@ public struct OtherCopy: Equatable, Sendable {
     /// (a sparse file of zeros, another program's file) is told apart
     /// without reading it, however large it is.
     public static func mayBeCopy(_ path: String, fileSystem: FileSystem = PosixFileSystem()) -> Bool {
-        guard let head = try? peek(path, fileSystem: fileSystem) else { return false }
-        let first = head.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
-        guard first == UInt8(ascii: "{") else { return false }
-        return looksLikeEventLine(head) || head.firstIndex(of: 0x0A) != nil
+        guard let head = try? peek(path, fileSystem: fileSystem), firstSignificantByte(head) == UInt8(ascii: "{") else {
+            return false
+        }
+        return head.contains(0x0A)
+    }
+
+    private static func firstSignificantByte(_ bytes: [UInt8]) -> UInt8? {
+        bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
     }
 
     /// The first bytes of a regular file (never through a link).
     private static func peek(_ path: String, fileSystem: FileSystem) throws -> [UInt8] {
-        let descriptor = try openRegular(path, fileSystem: fileSystem)
-        defer { try? fileSystem.close(descriptor) }
-        do {
-            return try fileSystem.read(descriptor, at: 0, count: 65_536)
-        } catch let error as SystemCallError {
-            throw PMError.readFailed(path: path, error)
+        var head: [UInt8] = []
+        _ = try forEachChunk(of: path, fileSystem: fileSystem, allowance: 65_536) { chunk in
+            head += chunk
+            return true
         }
+        return head
     }
 
-    private static func openRegular(_ path: String, fileSystem: FileSystem) throws -> Int32 {
+    /// A board file whole, within the budget; one larger is refused (EFBIG).
+    private static func readWhole(_ path: String, fileSystem: FileSystem, budget: inout Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        let (read, more) = try forEachChunk(of: path, fileSystem: fileSystem, allowance: min(maximumBytes, budget)) { chunk in
+            bytes += chunk
+            return true
+        }
+        budget -= read
+        if more { throw PMError.readFailed(path: path, SystemCallError(call: "read", code: 27)) }
+        return bytes
+    }
+
+    /// Reads the regular file at `path` (never through a link) a chunk at a
+    /// time on its open descriptor, at most `allowance` bytes however it
+    /// grows meanwhile, until `body` says stop.
+    /// - Returns: the bytes read, and whether the file held more.
+    private static func forEachChunk(
+        of path: String, fileSystem: FileSystem, allowance: Int, _ body: (ArraySlice<UInt8>) -> Bool
+    ) throws -> (read: Int, more: Bool) {
         let descriptor: Int32?
         do {
             descriptor = try fileSystem.openForReading(path)
@@ -115,116 +132,63 @@ public struct OtherCopy: Equatable, Sendable {
             throw PMError.readFailed(path: path, error)
         }
         guard let descriptor else { throw PMError.readFailed(path: path, SystemCallError(call: "open", code: 2)) }
-        guard (try? fileSystem.descriptorStatus(descriptor))?.kind == .regular else {
-            try? fileSystem.close(descriptor)
-            throw PMError.notARegularFile(path: path)
+        defer { try? fileSystem.close(descriptor) }
+        guard (try? fileSystem.descriptorStatus(descriptor))?.kind == .regular else { throw PMError.notARegularFile(path: path) }
+        var offset = 0
+        do {
+            while offset < allowance {
+                let chunk = try fileSystem.read(descriptor, at: offset, count: min(65_536, allowance - offset))
+                if chunk.isEmpty { return (offset, false) }
+                offset += chunk.count
+                if !body(chunk[...]) { return (offset, true) }
+            }
+            return (offset, !(try fileSystem.read(descriptor, at: offset, count: 1)).isEmpty)
+        } catch let error as SystemCallError {
+            throw PMError.readFailed(path: path, error)
         }
-        return descriptor
     }
 
-    /// The bytes a board copy was read as (only while it is decoded).
-    private var bytes: [UInt8] = []
-
-    /// Streams the events of the lines of `path`, a chunk at a time, on the
-    /// open descriptor: at most ``maximumBytes`` and what is left of
-    /// `budget` (a file that grows while read stops there too); a line past
-    /// ``EventProblem/lineLimit`` is skipped without being kept.
-    public static func stream(
-        _ path: String, fileSystem: FileSystem = PosixFileSystem(), budget: inout Int, keepBytes: Bool = false
-    ) throws -> OtherCopy {
-        let descriptor = try openRegular(path, fileSystem: fileSystem)
-        defer { try? fileSystem.close(descriptor) }
+    /// Streams the events of the lines of `path` within ``maximumBytes`` and
+    /// what is left of `budget`; a line longer than any pm writes
+    /// (``EventProblem/lineLimit``) stops the reading: what follows is not a
+    /// log (a sparse file's zeros, a binary). A torn last line is not an
+    /// event yet.
+    public static func stream(_ path: String, fileSystem: FileSystem = PosixFileSystem(), budget: inout Int) throws -> OtherCopy {
         var copy = OtherCopy()
-        let allowance = max(0, min(maximumBytes, budget))
-        var offset = 0
         var line: [UInt8] = []
-        var overlong = false
         var number = 1
-        func finish(_ line: [UInt8]) {
-            var end = line.count
-            if end > 0, line[end - 1] == 0x0D { end -= 1 }
-            if overlong || end > EventProblem.lineLimit {
-                copy.skip(number)
-            } else if end > 0 {
-                if let event = try? EventCodec.decode(line: line[0..<end]) {
+        let (read, more) = try forEachChunk(of: path, fileSystem: fileSystem, allowance: max(0, min(maximumBytes, budget))) {
+            chunk in
+            var start = chunk.startIndex
+            while let newline = chunk[start...].firstIndex(of: 0x0A) {
+                line += chunk[start..<newline]
+                if line.last == 0x0D { line.removeLast() }
+                if let event = line.isEmpty ? nil : try? EventCodec.decode(line: line[...]) {
                     copy.events.append(event)
                     copy.lines.append(number)
-                } else {
+                } else if !line.isEmpty {
                     copy.skip(number)
                 }
-            }
-            number += 1
-            overlong = false
-        }
-        while offset < allowance {
-            let chunk: [UInt8]
-            do {
-                chunk = try fileSystem.read(descriptor, at: offset, count: min(65_536, allowance - offset))
-            } catch let error as SystemCallError {
-                throw PMError.readFailed(path: path, error)
-            }
-            if chunk.isEmpty { break }
-            offset += chunk.count
-            if keepBytes { copy.bytes += chunk }
-            var start = 0
-            while let newline = chunk[start...].firstIndex(of: 0x0A) {
-                if !overlong { line += chunk[start..<newline] }
-                finish(line)
                 line.removeAll(keepingCapacity: true)
+                number += 1
                 start = newline + 1
             }
-            if !overlong {
-                line += chunk[start...]
-                if line.count > EventProblem.lineLimit {
-                    // No line pm writes is this long: what follows is not a
-                    // log (a sparse file's zeros, a binary), and is not read.
-                    copy.skip(number)
-                    copy.cutAfterBytes = offset
-                    copy.stoppedAtLongLine = true
-                    break
-                }
+            line += chunk[start...]
+            guard line.count <= EventProblem.lineLimit else {
+                copy.skip(number)
+                copy.stoppedAtLongLine = true
+                return false
             }
+            return true
         }
-        budget -= offset
-        if copy.cutAfterBytes != nil { return copy }
-        // More there than was read: the rest is left out (a torn last line
-        // read whole is only not an event yet).
-        if offset == allowance, let more = try? fileSystem.read(descriptor, at: offset, count: 1), !more.isEmpty {
-            copy.cutAfterBytes = offset
-        }
+        budget -= read
+        if more { copy.cutAfterBytes = read }
         return copy
     }
 
     private mutating func skip(_ line: Int) {
         skippedLines += 1
         if firstSkippedLine == nil { firstSkippedLine = line }
-    }
-
-    /// Events from the lines of a log; what does not read is counted, not fatal.
-    public static func parse(_ bytes: [UInt8]) -> OtherCopy {
-        var copy = OtherCopy()
-        let committed = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
-        var start = 0
-        var line = 1
-        bytes.withUnsafeBufferPointer { buffer in
-            while start < committed {
-                var end = start
-                while buffer[end] != 0x0A { end += 1 }
-                var trimmed = end
-                if trimmed > start, buffer[trimmed - 1] == 0x0D { trimmed -= 1 }
-                if trimmed > start {
-                    if let event = try? EventCodec.decode(line: UnsafeBufferPointer(rebasing: buffer[start..<trimmed])) {
-                        copy.events.append(event)
-                        copy.lines.append(line)
-                    } else {
-                        copy.skip(line)
-                    }
-                }
-                start = end + 1
-                line += 1
-            }
-        }
-        return copy
     }
 
     /// Whether the first line is a whole JSON object on its own (an event
