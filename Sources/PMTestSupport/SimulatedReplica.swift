@@ -114,3 +114,15 @@ public struct SimulatedReplica: Sendable {
             "\(date.description)T\(two(rest / 3_600_000)):\(two(rest / 60_000 % 60)):\(two(rest / 1000 % 60)).\(msText)Z"
     }
 }
+
+extension Sequence where Element == BoardTask {
+    /// The tasks as a person sees them: without the heads the fold keeps
+    /// (a board changed in memory by use cases does not keep them).
+    public var shown: [BoardTask] {
+        map { task in
+            var plain = task
+            (plain.heads, plain.live, plain.tracked) = ([:], [], true)
+            return plain
+        }
+    }
+}

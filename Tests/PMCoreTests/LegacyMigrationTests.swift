@@ -16,7 +16,8 @@ import Testing
         let events = try LegacyMigration.events(for: reread, replica: replica, makeID: { ids.make() })
         var folded = FoldedTasks()
         folded.apply(events)
-        #expect(folded.ordered == reread.tasks.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, "\(note): tasks")
+        #expect(
+            folded.ordered.shown == reread.tasks.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.shown, "\(note): tasks")
         let history = events.compactMap(HistoryEvent.init)
         #expect(history == (try reread.history.events()), "\(note): history")
         // Every event survives its own line.

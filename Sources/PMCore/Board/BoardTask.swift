@@ -18,6 +18,17 @@ public struct BoardTask: Equatable, Sendable {
     public var conflicts: [String: [JSONValue]] = [:]
     /// Deleted by someone who had not seen a change to it, and so kept (§9).
     public var restored = false
+    /// Field → the changes whose values it holds now: the one shown and one
+    /// for each conflicting value. A change names the heads it saw
+    /// (`Event.seen`), so the fold knows exactly which changes it replaces
+    /// and which it was made without seeing, whatever their values.
+    public var heads: [String: [Head]] = [:]
+    /// The creations and restorations that keep the task on the board: a
+    /// deletion that did not see one of them (or a head) leaves it there.
+    public var live: [TaskID] = []
+    /// False for a task read from a board file written before heads were
+    /// kept: only a fold from the log knows them.
+    public var tracked = true
 
     /// A task with no unknown fields.
     public init(
@@ -34,11 +45,31 @@ public struct BoardTask: Equatable, Sendable {
         self.unknownFields = unknownFields
     }
 
+    /// Whether `other` shows the same: every field but the heads the fold keeps.
+    public func sameContent(as other: BoardTask) -> Bool {
+        var a = self
+        var b = other
+        (a.heads, a.live, a.tracked) = ([:], [], true)
+        (b.heads, b.live, b.tracked) = ([:], [], true)
+        return a == b
+    }
+
     /// Overdue: not done, and the deadline is before `today` (the viewer's date).
     /// A deadline of today is not overdue.
     public func isOverdue(today: CivilDate) -> Bool {
         guard state != .done, let due else { return false }
         return due < today
+    }
+}
+
+/// A change whose value a field holds: its event, and the value.
+public struct Head: Equatable, Sendable {
+    public var event: TaskID
+    public var value: JSONValue
+
+    public init(event: TaskID, value: JSONValue) {
+        self.event = event
+        self.value = value
     }
 }
 

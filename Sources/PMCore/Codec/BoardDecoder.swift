@@ -252,7 +252,7 @@ public enum BoardDecoder {
 
     /// A task's keys, in the order ``readTask(_:)`` numbers them.
     private static let taskKeys = KnownKeys([
-        "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored",
+        "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored", "heads", "live",
     ])
 
     static func readTask(_ reader: inout JSONReader) throws -> BoardTask {
@@ -266,6 +266,8 @@ public enum BoardDecoder {
         var unknown: [String: JSONValue] = [:]
         var conflicts: [String: [JSONValue]] = [:]
         var restored = false
+        var headsStart: JSONReader?
+        var live: [TaskID]?
         let start = reader.index
         try reader.readObject(known: taskKeys) { known, key, reader in
             switch known {
@@ -300,6 +302,11 @@ public enum BoardDecoder {
                     throw JSONReader.Failure(offset: valueStart, reason: .field(key))
                 }
                 restored = flag
+            case 9:
+                // Read once every field is known: a bare id holds the shown value.
+                headsStart = reader
+                _ = try reader.readValue()
+            case 10: live = try readIDs(&reader, field: key)
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -312,6 +319,13 @@ public enum BoardDecoder {
             updatedAt: updatedAt ?? createdAt, unknownFields: unknown)
         task.conflicts = conflicts
         task.restored = restored
+        if var headsReader = headsStart, let live {
+            let known = task
+            task.heads = try readHeads(&headsReader, field: "heads") { LegacyMigration.contentValue($0, of: known) }
+            task.live = live
+        } else {
+            task.tracked = false
+        }
         return task
     }
 
@@ -364,6 +378,41 @@ public enum BoardDecoder {
         let start = reader.index
         guard try reader.peek() == UInt8(ascii: "\"") else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
         return try reader.readString()
+    }
+
+    /// An array of ids.
+    static func readIDs(_ reader: inout JSONReader, field: String) throws -> [TaskID] {
+        var ids: [TaskID] = []
+        try reader.beginArray()
+        var first = true
+        while try reader.nextElement(first: &first) { ids.append(try readID(&reader, field: field)) }
+        return ids
+    }
+
+    /// A task's heads: field → `["id", ["id", value], …]`, a bare id holding
+    /// the value the task shows.
+    static func readHeads(_ reader: inout JSONReader, field: String, shown: (String) -> JSONValue?) throws -> [String: [Head]] {
+        let start = reader.index
+        guard case .object(let members) = try reader.readValue() else {
+            throw JSONReader.Failure(offset: start, reason: .field(field))
+        }
+        var heads: [String: [Head]] = [:]
+        for (name, value) in members {
+            guard case .array(let elements) = value else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
+            heads[name] = try elements.map { element in
+                switch element {
+                case .string(let text):
+                    if let id = TaskID(text), let value = shown(name) { return Head(event: id, value: value) }
+                case .array(let pair):
+                    if pair.count == 2, case .string(let text) = pair[0], let id = TaskID(text) {
+                        return Head(event: id, value: pair[1])
+                    }
+                default: break
+                }
+                throw JSONReader.Failure(offset: start, reason: .field(field))
+            }
+        }
+        return heads
     }
 
     static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {

@@ -82,7 +82,7 @@ public enum BoardEncoder {
                 writer.bytes.append(contentsOf: source.bytes[source.spans[position]])
             } else {
                 let start = writer.bytes.count
-                writeTask(tasks[index], overdue: nil, into: &writer, level: 2)
+                writeTask(tasks[index], overdue: nil, into: &writer, level: 2, heads: true)
                 if let unreadable, !unreadable.found, !readsBack(tasks[index], writer.bytes[start...]) {
                     unreadable.found = true
                 }
@@ -109,15 +109,18 @@ public enum BoardEncoder {
         for task in tasks {
             guard let position = positions.of(task) else { continue }
             var probe = JSONWriter()
-            writeTask(task, overdue: nil, into: &probe, level: 2)
+            writeTask(task, overdue: nil, into: &probe, level: 2, heads: true)
             return probe.bytes.elementsEqual(positions.source.bytes[positions.source.spans[position]])
         }
         return false
     }
 
-    static func writeTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int) {
+    /// One task. `heads` adds what only the board file keeps (the heads and
+    /// live changes the fold needs), not `--json` nor the undo state.
+    static func writeTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int, heads: Bool = false) {
+        let heads = heads && task.tracked
         if task.unknownFields.isEmpty, task.conflicts.isEmpty, !task.restored {
-            writeKnownTask(task, overdue: overdue, into: &writer, level: level)
+            writeKnownTask(task, overdue: overdue, into: &writer, level: level, heads: heads)
             return
         }
         var fields: [(String, (inout JSONWriter) -> Void)] = [
@@ -137,7 +140,11 @@ public enum BoardEncoder {
             fields.append(("conflicts", { $0.value(conflicts, level: level + 1) }))
         }
         if task.restored { fields.append(("restored", { $0.raw("true") })) }
-        if !task.unknownFields.isEmpty || !task.conflicts.isEmpty || task.restored {
+        if heads {
+            fields.append(("heads", { writeHeads(of: task, into: &$0) }))
+            fields.append(("live", { writeIDs(task.live, into: &$0) }))
+        }
+        if !task.unknownFields.isEmpty || !task.conflicts.isEmpty || task.restored || heads {
             let known = Set(fields.map(\.0))
             for (key, value) in task.unknownFields where !known.contains(key) {
                 fields.append((key, { $0.value(value, level: level + 1) }))
@@ -148,7 +155,9 @@ public enum BoardEncoder {
     }
 
     /// The common case, written straight out: no closures, no sorting.
-    private static func writeKnownTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int) {
+    private static func writeKnownTask(
+        _ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int, heads: Bool
+    ) {
         writer.raw("{\n")
         func key(_ name: StaticString) {
             writer.indent(level + 1)
@@ -166,9 +175,19 @@ public enum BoardEncoder {
         key("due")
         if let due = task.due { writer.string(due.description) } else { writer.raw("null") }
         writer.bytes.append(contentsOf: separator)
+        if heads {
+            key("heads")
+            writeHeads(of: task, into: &writer)
+            writer.bytes.append(contentsOf: separator)
+        }
         key("id")
         writer.string(task.id.rawValue)
         writer.bytes.append(contentsOf: separator)
+        if heads {
+            key("live")
+            writeIDs(task.live, into: &writer)
+            writer.bytes.append(contentsOf: separator)
+        }
         if let overdue {
             key("overdue")
             writer.raw(overdue ? "true" : "false")
@@ -185,6 +204,41 @@ public enum BoardEncoder {
         writer.bytes.append(0x0A)
         writer.indent(level)
         writer.raw("}")
+    }
+
+    /// `{"body": ["id"], "title": ["id", ["id", "other value"]]}` on one
+    /// line: a bare id holds exactly the value the task shows.
+    static func writeHeads(of task: BoardTask, into writer: inout JSONWriter) {
+        writer.raw("{")
+        for (offset, name) in task.heads.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            if offset > 0 { writer.raw(", ") }
+            writer.string(name)
+            writer.raw(": [")
+            let shown = LegacyMigration.contentValue(name, of: task)
+            for (index, head) in (task.heads[name] ?? []).enumerated() {
+                if index > 0 { writer.raw(", ") }
+                if head.value.isIdentical(to: shown) {
+                    writer.string(head.event.rawValue)
+                } else {
+                    writer.raw("[")
+                    writer.string(head.event.rawValue)
+                    writer.raw(", ")
+                    EventCodec.compact(head.value, into: &writer)
+                    writer.raw("]")
+                }
+            }
+            writer.raw("]")
+        }
+        writer.raw("}")
+    }
+
+    static func writeIDs(_ ids: [TaskID], into writer: inout JSONWriter) {
+        writer.raw("[")
+        for (offset, id) in ids.enumerated() {
+            if offset > 0 { writer.raw(", ") }
+            writer.string(id.rawValue)
+        }
+        writer.raw("]")
     }
 
     static func writeHistory(_ history: HistoryLog, into writer: inout JSONWriter) {

@@ -9,3 +9,16 @@ public indirect enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 }
+
+extension JSONValue {
+    /// Equal byte for byte (`==` takes canonically equivalent strings as one).
+    public func isIdentical(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
+        default: return self == other
+        }
+    }
+}

@@ -30,13 +30,18 @@ public struct Event: Equatable, Sendable {
     /// The task's title after the change (before it, for a deletion): context
     /// so that a history line reads without folding the log.
     public var title: String?
+    /// The changes (event ids) whose values the author saw in the fields
+    /// this event sets, and for a deletion everything that kept the task:
+    /// those it replaces. Nil in events written before pm kept them (their
+    /// replaced values say it instead).
+    public var seen: [TaskID]?
     /// Top-level keys written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue]
 
     public init(
         id: TaskID, replica: TaskID, author: String, at: String, clock: HybridClock, task: TaskID, kind: EventKind,
         fields: [String: FieldChangeValues] = [:], undoes: TaskID? = nil, redoes: TaskID? = nil, title: String? = nil,
-        unknownFields: [String: JSONValue] = [:]
+        seen: [TaskID]? = nil, unknownFields: [String: JSONValue] = [:]
     ) {
         self.id = id
         self.replica = replica
@@ -49,6 +54,7 @@ public struct Event: Equatable, Sendable {
         self.undoes = undoes
         self.redoes = redoes
         self.title = title
+        self.seen = seen
         self.unknownFields = unknownFields
     }
 }

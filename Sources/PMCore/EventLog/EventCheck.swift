@@ -20,8 +20,8 @@ public enum EventProblem: Equatable, Sendable {
     /// Control, escape or bidi characters pm never lets anyone type.
     case unsafeText(field: String)
     /// A field named like a key pm writes on a task itself (`conflicts`,
-    /// `restored`, `id`, `updatedAt`, `overdue`): folded, it would make a
-    /// task with that key twice.
+    /// `restored`, `id`, `updatedAt`, `overdue`, `heads`, `live`): folded,
+    /// it would make a task with that key twice.
     case reservedField(String)
     /// A time (`at`, `createdAt`) that is not one pm writes: ISO 8601 UTC,
     /// a real date and time of years 1–9999.
@@ -45,7 +45,9 @@ public enum EventProblem: Equatable, Sendable {
     public static let lineLimit = 8 << 20
 
     /// Keys pm writes on a task itself: a field of that name would appear twice.
-    public static let reservedFieldNames: Set<String> = ["id", "updatedAt", "conflicts", "restored", "overdue"]
+    public static let reservedFieldNames: Set<String> = [
+        "id", "updatedAt", "conflicts", "restored", "overdue", "heads", "live",
+    ]
 
     /// The problem with `event`, or nil when it may be merged.
     /// - Parameters:

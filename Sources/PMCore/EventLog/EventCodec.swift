@@ -46,6 +46,20 @@ public enum EventCodec {
         if let undoes = event.undoes { members.append(("undoes", { $0.string(undoes.rawValue) })) }
         if let redoes = event.redoes { members.append(("redoes", { $0.string(redoes.rawValue) })) }
         if let title = event.title { members.append(("title", { $0.string(title) })) }
+        if let seen = event.seen {
+            members.append(
+                (
+                    "seen",
+                    { w in
+                        w.raw("[")
+                        for (offset, id) in seen.enumerated() {
+                            if offset > 0 { w.raw(",") }
+                            w.string(id.rawValue)
+                        }
+                        w.raw("]")
+                    }
+                ))
+        }
         let known = Set(members.map(\.0))
         for (key, value) in event.unknownFields where !known.contains(key) {
             members.append((key, { compact(value, into: &$0) }))
@@ -100,6 +114,7 @@ public enum EventCodec {
         var undoes: TaskID?
         var redoes: TaskID?
         var title: String?
+        var seen: [TaskID]?
         var unknown: [String: JSONValue] = [:]
         let start = reader.index
         try reader.readObject { key, reader in
@@ -115,6 +130,7 @@ public enum EventCodec {
             case "undoes": undoes = try BoardDecoder.readID(&reader, field: key)
             case "redoes": redoes = try BoardDecoder.readID(&reader, field: key)
             case "title": title = try BoardDecoder.readString(&reader, field: key)
+            case "seen": seen = try BoardDecoder.readIDs(&reader, field: key)
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -128,7 +144,7 @@ public enum EventCodec {
         guard let kind else { throw missing("kind") }
         return Event(
             id: id, replica: replica, author: author, at: at, clock: clock, task: task, kind: kind, fields: fields,
-            undoes: undoes, redoes: redoes, title: title, unknownFields: unknown)
+            undoes: undoes, redoes: redoes, title: title, seen: seen, unknownFields: unknown)
     }
 
     /// `[milliseconds, counter]`, both whole numbers within what a board holds.

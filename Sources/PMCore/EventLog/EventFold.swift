@@ -100,14 +100,7 @@ public struct FoldedTasks: Equatable, Sendable {
         if let last, !(last < key) { needsFullFold = true }
         last = key
         switch event.kind {
-        case .created, .restored:
-            // A creation carries every field: it is the task, whatever came before.
-            var task = BoardTask(id: event.task, title: "", createdAt: event.at, updatedAt: event.at)
-            if let existing = byID[event.task] { task = existing }
-            Self.set(event.fields, on: &task)
-            task.updatedAt = event.at
-            task.restored = false
-            byID[event.task] = task
+        case .created, .restored: applyCreation(event)
         case .edited, .moved:
             var task: BoardTask
             if let existing = byID[event.task] {
@@ -121,50 +114,112 @@ public struct FoldedTasks: Equatable, Sendable {
                 if fromSavedState { needsFullFold = true }
                 return
             }
-            Self.merge(event.fields, into: &task)
+            if !task.tracked { needsFullFold = true }
+            Self.merge(event, into: &task)
             task.updatedAt = event.at
             byID[event.task] = task
-        case .deleted:
-            guard var task = byID[event.task] else { return }
-            if Self.saw(task, event.fields) {
-                tombstones[event.task] = task
-                byID[event.task] = nil
-            } else {
-                // The deletion did not see the task as it is now: keep it, marked.
-                task.restored = true
-                byID[event.task] = task
-            }
+        case .deleted: applyDeletion(event)
         case .other:
             return
         }
     }
 
-    /// Whether a deletion's recorded values are what the task shows now.
-    private static func saw(_ task: BoardTask, _ fields: [String: FieldChangeValues]) -> Bool {
-        for name in ["title", "body", "due", "state"] {
-            guard let values = fields[name] else { continue }
-            if values.old != LegacyMigration.contentValue(name, of: task) { return false }
+    /// A creation makes the task. On a task that exists or was deleted, it is
+    /// a restoration (an undone deletion, a redone add): the task is there
+    /// again, and keeps the values it has — a colleague's concurrent edit is
+    /// never overwritten. (Older restorations, which name nothing they saw,
+    /// set their fields as any change does: a concurrent value is a conflict.)
+    private mutating func applyCreation(_ event: Event) {
+        var task: BoardTask
+        if let existing = byID[event.task] {
+            task = existing
+        } else if let deleted = tombstones.removeValue(forKey: event.task) {
+            task = deleted
+        } else {
+            if fromSavedState, event.kind == .restored { needsFullFold = true }
+            task = BoardTask(id: event.task, title: "", createdAt: event.at, updatedAt: event.at)
+            Self.set(event.fields, on: &task)
+            for (name, values) in event.fields where name != "createdAt" {
+                task.heads[name] = [Head(event: event.id, value: values.new)]
+            }
+            task.live = [event.id]
+            byID[event.task] = task
+            return
         }
-        return true
+        if !task.tracked { needsFullFold = true }
+        if event.seen == nil { Self.merge(event, into: &task) }
+        task.live.append(event.id)
+        task.updatedAt = event.at
+        task.restored = false
+        byID[event.task] = task
     }
 
-    /// Applies field changes with the conflict rule.
-    static func merge(_ fields: [String: FieldChangeValues], into task: inout BoardTask) {
-        for name in fields.keys.sorted() {
-            guard let values = fields[name] else { continue }
+    /// A deletion takes away what it saw. What it did not see (a change made
+    /// concurrently, whatever became of its value, or a restoration) keeps
+    /// the task, marked restored; deletions that together saw everything
+    /// leave it deleted.
+    private mutating func applyDeletion(_ event: Event) {
+        guard var task = byID[event.task] else { return }
+        if !task.tracked { needsFullFold = true }
+        for name in task.heads.keys.sorted() {
+            let kept = (task.heads[name] ?? []).filter { head in
+                if let seen = event.seen { return !seen.contains(head.event) }
+                // Older deletions name the values they saw, not the changes.
+                guard let values = event.fields[name] else { return false }
+                return !(head.value == values.old || values.conflicts.contains(head.value))
+            }
+            Self.keep(kept, in: name, of: &task)
+        }
+        if let seen = event.seen { task.live.removeAll { seen.contains($0) } } else { task.live.removeAll() }
+        if task.heads.isEmpty, task.live.isEmpty {
+            tombstones[event.task] = task
+            byID[event.task] = nil
+        } else {
+            task.restored = true
+            byID[event.task] = task
+        }
+    }
+
+    /// Applies field changes: each replaces the heads it saw; those it did not
+    /// see stay, their values kept as conflicts. (An undo or redo saw only
+    /// the value it takes back: a value written concurrently stays beside it.)
+    static func merge(_ event: Event, into task: inout BoardTask) {
+        for name in event.fields.keys.sorted() {
+            guard let values = event.fields[name] else { continue }
             if name == "createdAt" {
                 set([name: values], on: &task)
                 continue
             }
-            let current = LegacyMigration.contentValue(name, of: task)
-            // JSONValue's == compares strings by canonical equivalence: NFC and NFD are one value.
-            var others = task.conflicts[name] ?? []
-            others.removeAll { $0 == values.old || values.conflicts.contains($0) }
-            if current != values.old, current != values.new, !others.contains(current) { others.append(current) }
-            others.removeAll { $0 == values.new }
+            let kept = (task.heads[name] ?? []).filter { head in
+                if let seen = event.seen { return !seen.contains(head.event) }
+                // JSONValue's == compares strings by canonical equivalence: NFC and NFD are one value.
+                return !(head.value == values.old || values.conflicts.contains(head.value))
+            }
             set([name: values], on: &task)
-            task.conflicts[name] = others.isEmpty ? nil : others
+            task.heads[name] = kept + [Head(event: event.id, value: values.new)]
+            refreshConflicts(name, of: &task)
         }
+    }
+
+    /// Keeps `heads` in a field: when the value shown is none of theirs, the
+    /// latest of them (in merge order) is shown.
+    private static func keep(_ heads: [Head], in name: String, of task: inout BoardTask) {
+        task.heads[name] = heads.isEmpty ? nil : heads
+        if let latest = heads.last, !heads.contains(where: { $0.value == LegacyMigration.contentValue(name, of: task) }) {
+            set([name: FieldChangeValues(new: latest.value, old: .null)], on: &task)
+        }
+        refreshConflicts(name, of: &task)
+    }
+
+    /// A field's conflicts: the values its heads hold besides the one shown,
+    /// each once (equal after normalisation is one value).
+    private static func refreshConflicts(_ name: String, of task: inout BoardTask) {
+        let shown = LegacyMigration.contentValue(name, of: task)
+        var others: [JSONValue] = []
+        for head in task.heads[name] ?? [] where head.value != shown && !others.contains(head.value) {
+            others.append(head.value)
+        }
+        task.conflicts[name] = others.isEmpty ? nil : others
     }
 
     /// Sets each field's new value; names pm does not know go to the task's

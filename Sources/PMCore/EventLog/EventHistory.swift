@@ -52,30 +52,44 @@ extension Event {
     ) {
         var fields: [String: FieldChangeValues] = [:]
         let kind: EventKind
+        var seen: Set<TaskID>?
+        let compensates = (undoes ?? entry.undoes) != nil || (redoes ?? entry.redoes) != nil
         switch (before, after) {
         case (nil, let task?):
-            kind = .created
+            // An undone deletion or a redone add brings the task back as it
+            // is: its fields are context, for a copy that never had it.
+            kind = compensates ? .restored : .created
+            if compensates { seen = [] }
             fields = LegacyMigration.contentFields(of: task)
         case (let task?, nil):
             kind = .deleted
             for (name, values) in LegacyMigration.contentFields(of: task) {
                 fields[name] = FieldChangeValues(new: .null, old: values.new)
             }
+            // Everything that keeps the task: what the deletion saw.
+            seen = Set(task.live).union(task.heads.values.joined().map(\.event))
         case (let old?, let new?):
             let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
+            var saw = Set<TaskID>()
             for name in names {
                 let was = LegacyMigration.contentValue(name, of: old)
                 let now = LegacyMigration.contentValue(name, of: new)
                 // A conflict the change picked a value for is named, so every copy resolves it.
                 let picked = new.conflicts[name] == nil ? old.conflicts[name] ?? [] : []
-                if was != now || !picked.isEmpty { fields[name] = FieldChangeValues(new: now, old: was, conflicts: picked) }
+                guard was != now || !picked.isEmpty else { continue }
+                fields[name] = FieldChangeValues(new: now, old: was, conflicts: picked)
+                // An undo or redo replaces only the value it takes back;
+                // another change replaces every value the author saw.
+                for head in old.heads[name] ?? [] where !compensates || head.value == was { saw.insert(head.event) }
             }
+            seen = saw
             kind = fields["state"] == nil ? .edited : .moved
         case (nil, nil):
             kind = .edited
         }
         self.init(
             id: entry.id, replica: replica, author: entry.by, at: entry.at, clock: clock, task: entry.taskID, kind: kind,
-            fields: fields, undoes: undoes ?? entry.undoes, redoes: redoes ?? entry.redoes, title: entry.title)
+            fields: fields, undoes: undoes ?? entry.undoes, redoes: redoes ?? entry.redoes, title: entry.title,
+            seen: seen.map { $0.sorted { $0.rawValue < $1.rawValue } })
     }
 }

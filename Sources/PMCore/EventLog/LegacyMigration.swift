@@ -40,7 +40,7 @@ public enum LegacyMigration {
         }
         var folded = FoldedTasks()
         folded.apply(events)
-        for task in board.tasks where folded.byID[task.id] != task {
+        for task in board.tasks where !(folded.byID[task.id]?.sameContent(as: task) ?? false) {
             let before = folded.byID[task.id]
             let ms = Int64(Timestamp.milliseconds(of: task.updatedAt) ?? 0)
             clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))

@@ -72,6 +72,8 @@ public struct BoardStore: Sendable {
     /// whole log fold again, so every copy comes to the same tasks.
     func rollForward(_ board: inout Board, log: EventLogFile) throws {
         guard board.schemaVersion >= 2, board.schemaVersion <= Board.currentSchemaVersion, try log.exists() else { return }
+        // A board file from before heads were kept: only the log knows them.
+        if board.tasks.contains(where: { !$0.tracked }) { return try refold(&board, log: log) }
         let (events, end) = try log.read(after: board.log)
         guard let newest = events.last else { return }
         guard board.log.order != nil || board.log.events == 0 else { return try refold(&board, log: log) }
@@ -311,6 +313,8 @@ public struct BoardStore: Sendable {
         }
         board.schemaVersion = 2
         board.history = HistoryLog()
+        // The same tasks (the migration's promise), with the heads only a fold knows.
+        board.tasks = FoldedTasks.fold(events).ordered
         board.log = LogPosition(
             events: events.count, length: events.reduce(0) { $0 + EventCodec.line($1).count },
             newest: FoldedTasks.inMergeOrder(events).last)

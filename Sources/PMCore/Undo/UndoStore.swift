@@ -153,6 +153,14 @@ public struct UndoStore: Sendable {
         }
     }
 
+    /// A task as a transition keeps it: its values, never the fold's heads
+    /// (undo compares values; the board's own task has the heads).
+    private static func readTask(_ reader: inout JSONReader) throws -> BoardTask {
+        var task = try BoardDecoder.readTask(&reader)
+        task.tracked = true
+        return task
+    }
+
     private static func write(_ task: BoardTask?, into writer: inout JSONWriter, level: Int) {
         guard let task else {
             writer.raw("null")
@@ -204,8 +212,8 @@ public struct UndoStore: Sendable {
             var at: String?
             try reader.readObject { key, reader in
                 switch key {
-                case "from": from = try reader.readNullIfPresent() ? nil : try BoardDecoder.readTask(&reader)
-                case "to": to = try reader.readNullIfPresent() ? nil : try BoardDecoder.readTask(&reader)
+                case "from": from = try reader.readNullIfPresent() ? nil : try Self.readTask(&reader)
+                case "to": to = try reader.readNullIfPresent() ? nil : try Self.readTask(&reader)
                 case "event": event = try BoardDecoder.readID(&reader, field: key)
                 case "at": at = try BoardDecoder.readString(&reader, field: key)
                 default: _ = try reader.readValue()
