@@ -114,6 +114,10 @@ extension ProcessContext {
             throw CLIError.message(localizer.plural(.syncOffline, count: waiting, .text(name)), .locked)
         } catch SyncError.badRemote(_, let detail) {
             throw CLIError.message(localizer.string(.errorBadRemote, .text(name), .text(TextSafety.escaped(detail))), .badData)
+        } catch SyncError.busy {
+            throw CLIError.message(localizer.string(.syncBusy, .text(name)), .locked)
+        } catch SyncError.local(let detail) {
+            throw CLIError.message(localizer.string(.syncLocalFailure, .text(name), .text(TextSafety.escaped(detail))), .ioError)
         }
     }
 

@@ -189,6 +189,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorNoRemote = "error.noRemote"
     case errorRemoteFolderMissing = "error.remoteFolderMissing"
     case errorBadRemote = "error.badRemote"
+    case syncBusy = "sync.busy"
+    case syncLocalFailure = "sync.localFailure"
     case errorRemoteLooksLikeOption = "error.remoteLooksLikeOption"
     case syncDone = "sync.done"
     case syncSetAside = "sync.setAside"

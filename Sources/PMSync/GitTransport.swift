@@ -9,9 +9,14 @@ public struct GitTransport: Transport {
     public let url: String
     /// The local clone pm works in.
     public let cache: String
-    /// How long fetching may take before the remote counts as offline.
+    /// How long git may go without a sign of progress (connecting, a
+    /// silent server) before the remote counts as offline: a large branch
+    /// that keeps arriving is never cut off, an unreachable host is offline
+    /// within five seconds.
     public var fetchTimeout = 4.0
     public var pushTimeout = 15.0
+    /// The limit on a whole transfer that keeps making progress.
+    public var transferLimit = 900.0
     let runner: ProcessRunner
 
     public init(url: String, cache: String, environment: [String: String]) {
@@ -43,6 +48,8 @@ public struct GitTransport: Transport {
         if let found = try? files.linkStatus(cache + "/.git") {
             // pm's own clone: a real folder, never a link or a `gitdir:` file pointing elsewhere.
             guard found.kind == .directory else { throw SyncError.badRemote(target: url, detail: cache + "/.git") }
+            // A sync killed mid-way left git's locks: nothing else uses this clone.
+            GitProcesses.clearStaleLocks(in: cache + "/.git")
         } else {
             try files.createDirectories(cache)
             let result = try runner.run(
@@ -60,8 +67,26 @@ public struct GitTransport: Transport {
         }
     }
 
+    /// The first line of what git said that is not a progress report.
     static func firstLine(_ text: String) -> String {
-        String(text.split(separator: "\n").first { $0.contains { !$0.isWhitespace } } ?? "")
+        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+        let meaningful = lines.filter { line in
+            line.contains { !$0.isWhitespace } && !line.hasPrefix("remote: ")
+                && !["Counting", "Compressing", "Receiving", "Resolving", "Unpacking", "Enumerating", "Total", "Writing"]
+                    .contains { line.hasPrefix($0) }
+        }
+        return String(meaningful.first ?? "")
+    }
+
+    /// The remote's repository folder when it is on this machine (a path or
+    /// a `file://` URL), to clear what a killed push left there.
+    func localRepository() -> String? {
+        var path = url
+        if path.hasPrefix("file://") { path.removeFirst("file://".count) }
+        guard path.hasPrefix("/"), ((try? PosixFileSystem().status(path + "/refs")) ?? nil)?.kind == .directory else {
+            return nil
+        }
+        return path
     }
 
     public func reachable() -> Bool {
@@ -72,16 +97,42 @@ public struct GitTransport: Transport {
     }
 
     public func fetch() throws -> RemoteSnapshot {
+        do {
+            return try fetchOnce()
+        } catch SyncError.local {
+            // pm's clone is damaged or half-made (a full disk, a kill during
+            // its first fetch): everything in it is on the remote or in the
+            // board's log, so it is made again.
+            try rebuildCache()
+            return try fetchOnce()
+        }
+    }
+
+    /// Moves the clone aside and removes it; the next step makes a new one.
+    func rebuildCache() throws {
+        let aside = cache + ".damaged-" + PMEnvironment.randomID().rawValue.prefix(8)
+        do {
+            try PosixFileSystem().rename(cache, to: aside)
+        } catch {
+            throw SyncError.local(detail: cache)
+        }
+        GitProcesses.removeTree(aside)
+    }
+
+    private func fetchOnce() throws -> RemoteSnapshot {
         try prepare()
         let remoteRef = "refs/remotes/pm/" + RemoteTarget.branch
-        let fetched = try git(
-            [
-                "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", url,
+        let fetched = try runner.run(
+            "git",
+            ["--git-dir=" + cache + "/.git", "--work-tree=" + cache] + SealedGit.configuration + [
+                "fetch", "--progress", "--no-tags", "--no-recurse-submodules", "--", url,
                 "+refs/heads/\(RemoteTarget.branch):\(remoteRef)",
-            ], timeout: fetchTimeout)
+            ], in: cache, timeout: transferLimit, idle: fetchTimeout)
         if fetched.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         if fetched.status != 0 {
             guard fetched.errors.contains("couldn't find remote ref") else {
+                // The remote answers without the clone: the clone is at fault.
+                if reachable() { throw SyncError.local(detail: Self.firstLine(fetched.errors)) }
                 throw SyncError.unreachable(target: url, detail: Self.firstLine(fetched.errors))
             }
             // A repository without the board yet: start the branch from nothing.
@@ -94,7 +145,7 @@ public struct GitTransport: Transport {
             return RemoteSnapshot()
         }
         let checkout = try git(["checkout", "-q", "-f", "-B", RemoteTarget.branch, remoteRef])
-        guard checkout.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(checkout.errors)) }
+        guard checkout.status == 0 else { throw SyncError.local(detail: Self.firstLine(checkout.errors)) }
         _ = try git(["clean", "-fdxq", "--", "."])
         return try FolderTransport(path: cache).fetch()
     }
@@ -118,6 +169,11 @@ public struct GitTransport: Transport {
             if text.contains("rejected") || text.contains("fetch first") || text.contains("non-fast-forward")
                 || text.contains("cannot lock ref") || text.contains("failed to update ref")
             {
+                // A push killed mid-way into a repository on this machine
+                // left its lock: broken once no git of this user works there.
+                if let repository = localRepository() {
+                    GitProcesses.clearStaleLocks(in: repository, olderThan: 2)
+                }
                 throw SyncError.rejected
             }
             throw SyncError.unreachable(target: url, detail: Self.firstLine(text))

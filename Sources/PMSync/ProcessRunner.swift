@@ -23,8 +23,11 @@ struct ProcessRunner: Sendable {
     var environment: [String: String]
 
     /// Runs `executable` (looked up on the child's PATH) with `arguments`;
-    /// kills it after `timeout` seconds.
-    func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Double) throws -> Result {
+    /// kills it after `timeout` seconds, or after `idle` seconds in which it
+    /// wrote nothing (a transfer that makes progress may take its time).
+    func run(
+        _ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Double, idle: Double? = nil
+    ) throws -> Result {
         let out = try Self.scratchFile()
         defer { _ = close(out) }
         let err = try Self.scratchFile()
@@ -68,11 +71,18 @@ struct ProcessRunner: Sendable {
         let deadline = Self.seconds() + timeout
         var timedOut = false
         var status: Int32 = 0
+        var written = Self.size(out) + Self.size(err)
+        var lastProgress = Self.seconds()
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
             if reaped < 0 && errno != EINTR { break }
-            if Self.seconds() > deadline {
+            let now = Self.seconds()
+            if idle != nil {
+                let size = Self.size(out) + Self.size(err)
+                if size != written { (written, lastProgress) = (size, now) }
+            }
+            if now > deadline || idle.map({ now - lastProgress > $0 }) == true {
                 timedOut = true
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
@@ -112,7 +122,12 @@ struct ProcessRunner: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func seconds() -> Double {
+    private static func size(_ descriptor: Int32) -> Int {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    static func seconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -57,6 +57,9 @@ public struct Syncer: Sendable {
     /// Syncs once. Offline: ``SyncError/unreachable(target:detail:)``, with the
     /// attempt recorded; nothing local is lost or changed.
     public func sync() throws -> Report {
+        // One sync of this copy at a time; the others wait their turn.
+        let lock = try SyncLock.acquire(state.path + ".lock")
+        defer { lock.release() }
         var saved = try state.load()
         do {
             for _ in 0..<6 {

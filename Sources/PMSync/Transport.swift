@@ -83,6 +83,10 @@ public enum SyncError: Error, Equatable, Sendable {
     case rejected
     /// The remote's description file is not pm's.
     case badRemote(target: String, detail: String)
+    /// Another sync of this copy is still running.
+    case busy
+    /// Something on this machine (pm's own files for the sync) could not be used.
+    case local(detail: String)
 }
 
 /// Moves files between this machine and a remote; decides nothing about merging.
