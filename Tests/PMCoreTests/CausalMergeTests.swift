@@ -7,15 +7,8 @@ import Testing
 /// an undo sets only what it takes back; deletions that together saw
 /// everything keep a task deleted.
 @Suite struct CausalMergeTests {
-    func start() -> (SimulatedReplica, SimulatedReplica, SimulatedReplica, TaskID) {
-        var a = SimulatedReplica(number: 1, author: "camille")
-        var b = SimulatedReplica(number: 2, author: "ji-woo")
-        var c = SimulatedReplica(number: 3, author: "sam")
-        let id = a.add("Plan")!
-        b.receive(a.events)
-        c.receive(a.events)
-        return (a, b, c, id)
-    }
+    /// Three copies that started from the same task ("Tâche commune").
+    func start() -> (SimulatedReplica, SimulatedReplica, SimulatedReplica, TaskID) { MergeTests().start() }
 
     /// Every copy gets every event; all must write the same bytes.
     func everyone(_ copies: inout [SimulatedReplica], _ id: TaskID) -> BoardTask? {
@@ -50,7 +43,7 @@ import Testing
         copies = [a, b, c]
         let task = everyone(&copies, id)
         let values = Set([task?.title] + (task?.conflicts["title"] ?? []).map { if case .string(let t) = $0 { t } else { nil } })
-        #expect(values == ["Plan", "Theirs"], "\(values)")
+        #expect(values == ["Tâche commune", "Theirs"], "\(values)")
     }
 
     @Test func aDeleteNeverSwallowsAnEditThatLostItsRace() {
@@ -69,12 +62,12 @@ import Testing
     @Test func aDeleteThatSawAValueWrittenTwiceStillMissedTheSecondWrite() {
         var (a, b, c, id) = start()
         c.receive(a.events)
-        c.delete(id)  // saw "Plan"
+        c.delete(id)  // saw "Tâche commune"
         b.edit(id, .init(title: "Draft"))
-        b.edit(id, .init(title: "Plan"))  // back to what C saw, but C never saw this change
+        b.edit(id, .init(title: "Tâche commune"))  // back to what C saw, but C never saw this change
         var copies = [a, b, c]
         let task = everyone(&copies, id)
-        #expect(task?.title == "Plan", "the task stays, with the change the deletion never saw")
+        #expect(task?.title == "Tâche commune", "the task stays, with the change the deletion never saw")
     }
 
     @Test func deletionsThatTogetherSawEverythingKeepTheTaskDeleted() {
