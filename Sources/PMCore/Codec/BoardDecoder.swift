@@ -380,41 +380,6 @@ public enum BoardDecoder {
         return try reader.readString()
     }
 
-    /// An array of ids.
-    static func readIDs(_ reader: inout JSONReader, field: String) throws -> [TaskID] {
-        var ids: [TaskID] = []
-        try reader.beginArray()
-        var first = true
-        while try reader.nextElement(first: &first) { ids.append(try readID(&reader, field: field)) }
-        return ids
-    }
-
-    /// A task's heads: field → `["id", ["id", value], …]`, a bare id holding
-    /// the value the task shows.
-    static func readHeads(_ reader: inout JSONReader, field: String, shown: (String) -> JSONValue?) throws -> [String: [Head]] {
-        let start = reader.index
-        guard case .object(let members) = try reader.readValue() else {
-            throw JSONReader.Failure(offset: start, reason: .field(field))
-        }
-        var heads: [String: [Head]] = [:]
-        for (name, value) in members {
-            guard case .array(let elements) = value else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
-            heads[name] = try elements.map { element in
-                switch element {
-                case .string(let text):
-                    if let id = TaskID(text), let value = shown(name) { return Head(event: id, value: value) }
-                case .array(let pair):
-                    if pair.count == 2, case .string(let text) = pair[0], let id = TaskID(text) {
-                        return Head(event: id, value: pair[1])
-                    }
-                default: break
-                }
-                throw JSONReader.Failure(offset: start, reason: .field(field))
-            }
-        }
-        return heads
-    }
-
     static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {
         _ = try reader.peek()
         let start = reader.index

@@ -206,41 +206,6 @@ public enum BoardEncoder {
         writer.raw("}")
     }
 
-    /// `{"body": ["id"], "title": ["id", ["id", "other value"]]}` on one
-    /// line: a bare id holds exactly the value the task shows.
-    static func writeHeads(of task: BoardTask, into writer: inout JSONWriter) {
-        writer.raw("{")
-        for (offset, name) in task.heads.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-            if offset > 0 { writer.raw(", ") }
-            writer.string(name)
-            writer.raw(": [")
-            let shown = LegacyMigration.contentValue(name, of: task)
-            for (index, head) in (task.heads[name] ?? []).enumerated() {
-                if index > 0 { writer.raw(", ") }
-                if head.value.isIdentical(to: shown) {
-                    writer.string(head.event.rawValue)
-                } else {
-                    writer.raw("[")
-                    writer.string(head.event.rawValue)
-                    writer.raw(", ")
-                    EventCodec.compact(head.value, into: &writer)
-                    writer.raw("]")
-                }
-            }
-            writer.raw("]")
-        }
-        writer.raw("}")
-    }
-
-    static func writeIDs(_ ids: [TaskID], into writer: inout JSONWriter) {
-        writer.raw("[")
-        for (offset, id) in ids.enumerated() {
-            if offset > 0 { writer.raw(", ") }
-            writer.string(id.rawValue)
-        }
-        writer.raw("]")
-    }
-
     static func writeHistory(_ history: HistoryLog, into writer: inout JSONWriter) {
         guard !history.appended.isEmpty else {
             writer.appendShared(history.storedJSON)
@@ -407,46 +372,5 @@ struct JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
-    }
-}
-
-/// The `--json` form of tasks (DESIGN.md §3): stable field names, never translated.
-public enum TaskJSON {
-    /// One task object.
-    public static func object(_ task: BoardTask, today: CivilDate) -> String {
-        var writer = JSONWriter()
-        BoardEncoder.writeTask(task, overdue: task.isOverdue(today: today), into: &writer, level: 0)
-        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
-    }
-
-    /// An array of task objects, in the given order.
-    public static func array(_ tasks: [BoardTask], today: CivilDate) -> String {
-        var writer = JSONWriter()
-        writer.bytes.reserveCapacity(tasks.count * 350)
-        writer.array(count: tasks.count, level: 0) { writer, index in
-            BoardEncoder.writeTask(tasks[index], overdue: tasks[index].isOverdue(today: today), into: &writer, level: 1)
-        }
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-}
-
-/// The `--json` form of history events: as stored, never translated.
-public enum HistoryJSON {
-    /// An array of events, in the given order.
-    public static func array(_ events: [HistoryEvent]) -> String {
-        var writer = JSONWriter()
-        writer.array(count: events.count, level: 0) { writer, index in
-            BoardEncoder.writeEvent(events[index], into: &writer, level: 1)
-        }
-        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
-    }
-}
-
-extension JSONValue {
-    /// Pretty-printed with sorted keys and safe strings, as every `--json` output.
-    public var prettyJSON: String {
-        var writer = JSONWriter()
-        writer.value(self, level: 0)
-        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
     }
 }

@@ -1,0 +1,42 @@
+import PMICU
+
+/// The `--json` form of tasks (DESIGN.md §3): stable field names, never translated.
+public enum TaskJSON {
+    /// One task object.
+    public static func object(_ task: BoardTask, today: CivilDate) -> String {
+        var writer = JSONWriter()
+        BoardEncoder.writeTask(task, overdue: task.isOverdue(today: today), into: &writer, level: 0)
+        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
+    }
+
+    /// An array of task objects, in the given order.
+    public static func array(_ tasks: [BoardTask], today: CivilDate) -> String {
+        var writer = JSONWriter()
+        writer.bytes.reserveCapacity(tasks.count * 350)
+        writer.array(count: tasks.count, level: 0) { writer, index in
+            BoardEncoder.writeTask(tasks[index], overdue: tasks[index].isOverdue(today: today), into: &writer, level: 1)
+        }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// The `--json` form of history events: as stored, never translated.
+public enum HistoryJSON {
+    /// An array of events, in the given order.
+    public static func array(_ events: [HistoryEvent]) -> String {
+        var writer = JSONWriter()
+        writer.array(count: events.count, level: 0) { writer, index in
+            BoardEncoder.writeEvent(events[index], into: &writer, level: 1)
+        }
+        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
+    }
+}
+
+extension JSONValue {
+    /// Pretty-printed with sorted keys and safe strings, as every `--json` output.
+    public var prettyJSON: String {
+        var writer = JSONWriter()
+        writer.value(self, level: 0)
+        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
+    }
+}
