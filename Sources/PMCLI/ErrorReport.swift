@@ -137,7 +137,9 @@ enum ErrorReport {
             if !conflict.redo { lines.append(l.string(.errorUndoSkipHint)) }
             return (lines, .refused)
         case .stateCorrupt(let path, let line?, let column?, let reason?, let file):
-            let key: L10nKey = file == .reminderLog ? .errorReminderLogCorrupt : .errorStateCorruptAt
+            let key: L10nKey =
+                file == .reminderLog
+                ? .errorReminderLogCorrupt : file == .syncState ? .errorSyncStateCorruptAt : .errorStateCorruptAt
             return ([l.string(key, safe(path), .number(line), .number(column), .text(describe(reason, l)))], .badData)
         case .stateCorrupt(let path, _, _, _, _): return ([l.string(.errorStateCorrupt, safe(path))], .badData)
         case .changeRefused(.oversized(field: "author")), .changeRefused(.unsafeText(field: "author")):

@@ -60,6 +60,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorReminderLogCorrupt = "error.reminderLogCorrupt"
     case errorStateCorrupt = "error.stateCorrupt"
     case errorStateCorruptAt = "error.stateCorruptAt"
+    case errorSyncStateCorruptAt = "error.syncStateCorruptAt"
     case errorTaskNotFound = "error.taskNotFound"
     case errorTitleEmpty = "error.titleEmpty"
     case errorTitleTooLong = "error.titleTooLong"

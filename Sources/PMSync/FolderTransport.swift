@@ -4,9 +4,9 @@ import PMCore
     import Glibc
 #endif
 
-/// A folder as a remote: each replica's events in `events/<replica>.jsonl`,
-/// written whole and renamed into place, so that a sync tool never sees half
-/// a file. A folder that is gone (an unmounted share) is offline: pm never
+/// A folder as a remote: each replica's events in segments under
+/// `events/<replica>/` (``RemoteLayout``), each written whole and renamed
+/// into place, so that a sync tool never sees half a file. A folder that is gone (an unmounted share) is offline: pm never
 /// creates it again behind the user's back.
 public struct FolderTransport: Transport {
     public let path: String
@@ -38,12 +38,34 @@ public struct FolderTransport: Transport {
             throw SyncError.badRemote(target: path, detail: "events")
         }
         // Read later, streamed within budgets (OtherCopy.stream), never whole here.
-        for name in ((try? files.contentsOfDirectory(events)) ?? []).sorted() where !name.hasPrefix(".") {
-            let file = events + "/" + name
-            guard let status = status(file), status.kind == .regular else { continue }
-            snapshot.files.append(RemoteEntry(name: "events/" + name, path: file, size: status.size))
-        }
+        var budget = Self.listingLimit
+        list(events, as: "events", depth: 0, into: &snapshot, budget: &budget)
         return snapshot
+    }
+
+    /// Most files one listing takes: past it, the rest are named as not read.
+    static let listingLimit = 200_000
+
+    /// Adds the regular files under `folder` (a replica's segments lie in
+    /// folders named by its id, then by digits); links are never followed,
+    /// dot files (pm's temporary files) never listed.
+    private func list(_ folder: String, as name: String, depth: Int, into snapshot: inout RemoteSnapshot, budget: inout Int) {
+        for entry in ((try? files.contentsOfDirectory(folder)) ?? []).sorted() where !entry.hasPrefix(".") {
+            let file = folder + "/" + entry
+            guard let status = status(file) else { continue }
+            if status.kind == .regular {
+                guard budget > 0 else {
+                    snapshot.unlisted.append(name)
+                    return
+                }
+                budget -= 1
+                snapshot.files.append(RemoteEntry(name: name + "/" + entry, path: file, size: status.size))
+            } else if status.kind == .directory, depth < RemoteLayout.maximumDigits,
+                depth > 0 ? entry.count == 1 : TaskID(entry) != nil
+            {
+                list(file, as: name + "/" + entry, depth: depth + 1, into: &snapshot, budget: &budget)
+            }
+        }
     }
 
     /// What is at `path`, links not followed; nil when nothing is there.
@@ -68,11 +90,25 @@ public struct FolderTransport: Transport {
                 do {
                     try self.files.write(descriptor, file.bytes[...])
                     try self.files.close(descriptor)
-                    try self.files.rename(temporary, to: target)
+                    if case .segment = RemoteLayout.classify(file.name)?.kind {
+                        // A segment is never replaced: a copy that took the same
+                        // number first (the same replica elsewhere) keeps it.
+                        do {
+                            try self.files.moveNoReplace(
+                                temporary, intoDirectory: directory, name: Paths.lastComponent(of: target))
+                        } catch let error as SystemCallError where error.code == EEXIST {
+                            try? self.files.remove(temporary)
+                            throw SyncError.rejected
+                        }
+                    } else {
+                        try self.files.rename(temporary, to: target)
+                    }
                 } catch {
                     try? self.files.remove(temporary)
                     throw error
                 }
+            } catch SyncError.rejected {
+                throw SyncError.rejected
             } catch {
                 throw SyncError.unreachable(target: path, detail: Self.describe(error, file.name))
             }

@@ -61,14 +61,18 @@ public struct Syncer: Sendable {
         let lock = try SyncLock.acquire(state.path + ".lock")
         defer { lock.release() }
         var saved = try state.load()
+        // A log shorter than at the last sync was restored from a backup or
+        // made again: every segment is read again, nothing taken as known.
+        if try store.logFileSize() < saved.syncedLength { saved.segments = [:] }
         do {
             for _ in 0..<6 {
                 do {
-                    let (report, extent) = try attempt()
+                    let (report, extent, segments) = try attempt(saved)
                     saved.lastSync = now().iso
                     saved.lastAttempt = saved.lastSync
                     saved.lastAttemptOffline = false
                     (saved.syncedEvents, saved.syncedLength) = extent
+                    saved.segments = segments
                     try state.save(saved)
                     return report
                 } catch SyncError.rejected {
@@ -86,29 +90,35 @@ public struct Syncer: Sendable {
         }
     }
 
-    /// One round; returns what it did and the log's extent the remote now has.
-    private func attempt() throws -> (Report, (Int, Int)) {
+    /// One round; returns what it did, the log's extent the remote now has,
+    /// and the segments the local log now holds.
+    private func attempt(_ saved: SyncState) throws -> (Report, (Int, Int), [String: NumberSet]) {
         var report = Report()
         let snapshot = try transport.fetch()
-        let ownName = "events/" + replica.rawValue + ".jsonl"
         var incoming: [Event] = []
+        // This replica's events the remote holds (of what was read now), and
+        // its segments there.
         var ownRemoteIDs = Set<TaskID>()
-        var ownAhead: [Event] = []
+        var ownListed = NumberSet()
+        var known = saved.segments
+        var read: [(replica: String, number: Int)] = []
         var gate = EventGate(now: now().milliseconds)
         var budget = OtherCopy.totalBytes
+        report.cut += snapshot.unlisted.map { ($0, 0) }
         // Smallest first: a few huge files (sparse, growing) cannot use up the
         // budget before the ordinary ones are read.
         let listed = snapshot.files.filter { $0.name.hasPrefix("events/") }.sorted { ($0.size, $0.name) < ($1.size, $1.name) }
         for file in listed {
-            let base = String(file.name.dropFirst("events/".count))
-            // A replica's own file is named by its id; a sync tool's conflicted
-            // copy of one starts with it. Anything else names no replica to
-            // check its events against: it is not read.
-            guard base.hasSuffix(".jsonl"), let claimed = TaskID(String(base.prefix(36))) else {
+            // Anything not named after a replica names none to check its events against: not read.
+            guard let (claimed, kind) = RemoteLayout.classify(file.name) else {
                 report.ignored.append(file.name)
                 continue
             }
-            let canonical = base == claimed.rawValue + ".jsonl"
+            let own = claimed == replica
+            if case .segment(let number) = kind {
+                if own { ownListed.insert(number) }
+                if known[claimed.rawValue]?.contains(number) == true { continue }  // already in the log
+            }
             if budget <= 0 {
                 report.cut.append((file.name, 0))
                 continue
@@ -117,13 +127,8 @@ public struct Syncer: Sendable {
                 report.ignored.append(file.name)  // gone, or no longer a regular file
                 continue
             }
-            copy.quarantine { event in
-                let problem = gate.admit(event, replica: claimed)
-                // This replica's own change, made while its clock ran far
-                // ahead: not taken here yet, but never dropped from its file.
-                if case .futureClock = problem, file.name == ownName { ownAhead.append(event) }
-                return problem
-            }
+            let held = copy.events.map(\.id)
+            copy.quarantine { gate.admit($0, replica: claimed) }
             if copy.skippedLines > 0 {
                 report.skipped.append((file.name, copy.skippedLines, copy.firstSkippedLine ?? 0))
             }
@@ -133,22 +138,33 @@ public struct Syncer: Sendable {
                 report.cut.append((file.name, bytes))
             }
             incoming += copy.events
-            if file.name == ownName { ownRemoteIDs = Set(copy.events.map(\.id)) }
-            if !canonical && copy.cutAfterBytes == nil { report.setAside.append(file.name) }
+            // This replica's own events already there (even one its clock made
+            // far ahead, not taken here yet) are not published again.
+            if own { ownRemoteIDs.formUnion(held) }
+            let whole = copy.cutAfterBytes == nil && !copy.stoppedAtLongLine
+            if case .segment(let number) = kind, whole, copy.skippedLines == 0 { read.append((claimed.rawValue, number)) }
+            if kind == .copy && copy.cutAfterBytes == nil { report.setAside.append(file.name) }
         }
         let merged = try store.mergeDetailed(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
         report.received = merged.added
         let extent = (merged.logEvents, merged.logLength)
-        guard merged.logEvents > 0 else { return (report, extent) }
-        let own = merged.own.filter { !ownRemoteIDs.contains($0.id) }
+        // Segments read whole, every line taken, are in the log now.
+        for (owner, number) in read { known[owner, default: NumberSet()].insert(number) }
+        guard merged.logEvents > 0 else { return (report, extent, known) }
+        // What this replica made since its last sync, or all of it when the
+        // remote lost a segment it had (a remote restored from a backup).
+        let ownKnown = known[replica.rawValue] ?? NumberSet()
+        let lost = !ownKnown.isSubset(of: ownListed)
+        let since = LogPosition(events: saved.syncedEvents, length: saved.syncedLength)
+        let candidates = lost ? merged.own : try store.ownEventList(after: since, replica: replica)
+        let own = candidates.filter { !ownRemoteIDs.contains($0.id) }
+        known[replica.rawValue] = ownKnown.intersection(ownListed)
         var files: [RemoteFile] = []
+        var number: Int?
         if !own.isEmpty {
-            // This replica's file is every event it made, as its log holds
-            // them: whatever the remote file had that was ours was merged
-            // just now, and lines someone else put there are not carried on.
-            let logged = Set(merged.own.map(\.id))
-            let kept = ownAhead.filter { !logged.contains($0.id) }
-            files.append(RemoteFile(name: ownName, bytes: (merged.own + kept).flatMap(EventCodec.line)))
+            let next = max(ownListed.max ?? 0, ownKnown.max ?? 0) + 1
+            number = next
+            files.append(RemoteFile(name: RemoteLayout.segment(replica, next), bytes: own.flatMap(EventCodec.line)))
         }
         if snapshot.boardID == nil {
             files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))
@@ -156,8 +172,9 @@ public struct Syncer: Sendable {
         if !files.isEmpty || !report.setAside.isEmpty {
             try transport.publish(files, aside: report.setAside, message: "pm: \(own.count) change(s) from \(replica.rawValue)")
         }
+        if let number { known[replica.rawValue, default: NumberSet()].insert(number) }
         report.sent = own.count
-        return (report, extent)
+        return (report, extent, known)
     }
 
     /// Changes made here since the last sync that the remote does not have yet.

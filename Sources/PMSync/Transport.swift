@@ -37,7 +37,7 @@ public enum RemoteTarget: Equatable, Sendable {
     }
 }
 
-/// A file the remote holds: its path there (`events/<replica>.jsonl`) and
+/// A file the remote holds: its path there (``RemoteLayout``) and
 /// where it can be read on this machine (in the folder, or pm's git clone),
 /// a regular file found without following links.
 public struct RemoteEntry: Equatable, Sendable {
@@ -53,7 +53,7 @@ public struct RemoteEntry: Equatable, Sendable {
     }
 }
 
-/// A file to write on the remote: its path there (`events/<replica>.jsonl`) and bytes.
+/// A file to write on the remote: its path there (``RemoteLayout``) and bytes.
 public struct RemoteFile: Equatable, Sendable {
     public var name: String
     public var bytes: [UInt8]
@@ -68,6 +68,8 @@ public struct RemoteFile: Equatable, Sendable {
 public struct RemoteSnapshot: Equatable, Sendable {
     public var boardID: TaskID?
     public var files: [RemoteEntry]
+    /// Folders whose files were not all listed (past the listing's limit).
+    public var unlisted: [String] = []
 
     public init(boardID: TaskID? = nil, files: [RemoteEntry] = []) {
         self.boardID = boardID

@@ -96,9 +96,9 @@ import Testing
         let plain = home + "/plain"
         #expect(
             try Self.git(["-c", "core.hooksPath=/dev/null", "clone", "-q", "-b", "pm-board", remote, plain], base).status == 0)
-        let events = try FileManager.default.contentsOfDirectory(atPath: plain + "/events")
-        let published = events.compactMap { try? String(contentsOfFile: plain + "/events/" + $0, encoding: .utf8) }.joined()
-        #expect(published.contains("Sent for real") && published.contains("Second"), "\(events)")
+        let events = RemoteEvents(folder: plain + "/events")
+        let published = events.replicas.map(events.text(of:)).joined()
+        #expect(published.contains("Sent for real") && published.contains("Second"), "\(events.replicas)")
 
         // The user's repository is exactly as it was.
         #expect(Self.snapshot(tree) == before, "the dotfiles' work tree changed")

@@ -122,3 +122,37 @@ func runCapturing(
     process.waitUntilExit()
     return (process.terminationStatus, text)
 }
+
+/// What a folder remote (or pm's clone of a git one) holds for each replica
+/// (DESIGN.md §9): its segments under `events/<replica>/`, and the whole
+/// file `events/<replica>.jsonl` an older pm wrote.
+struct RemoteEvents {
+    /// The remote's `events` folder.
+    let folder: String
+
+    /// The replicas with a folder or a whole file there, sorted.
+    var replicas: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Set(
+            names.compactMap { name in
+                let stem = name.hasSuffix(".jsonl") ? String(name.dropLast(".jsonl".count)) : name
+                return UUID(uuidString: stem) == nil ? nil : stem
+            }
+        ).sorted()
+    }
+
+    /// A replica's segments, in the order it published them.
+    func segments(of replica: String) -> [String] {
+        let root = folder + "/" + replica
+        let found = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+        return found.filter { $0.hasSuffix(".jsonl") && !$0.contains(".sync-conflict") && !$0.contains("conflicted") }
+            .sorted { ($0.count, $0) < ($1.count, $1) }.map { root + "/" + $0 }
+    }
+
+    /// Every line a replica published, its whole file (if any) first.
+    func text(of replica: String) -> String {
+        ([folder + "/" + replica + ".jsonl"] + segments(of: replica)).compactMap {
+            try? String(contentsOfFile: $0, encoding: .utf8)
+        }.joined()
+    }
+}

@@ -72,9 +72,14 @@ import Testing
         #expect((status?["remote"] as? [String: Any])?["reachable"] as? Bool == true)
         let list = try a.run(["list"]).stdout
         #expect(list.contains("Last sync") && list.contains("0 changes waiting"), "\(list)")
-        // The remote holds only one file per replica, each written by its replica alone.
-        let files = try FileManager.default.contentsOfDirectory(atPath: share + "/events").sorted()
-        #expect(files.count == 2 && files.allSatisfy { $0.hasSuffix(".jsonl") }, "\(files)")
+        // The remote holds one folder of segments per replica, each written by its replica alone.
+        let remote = RemoteEvents(folder: share + "/events")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: share + "/events")
+        #expect(entries.count == 2 && remote.replicas.count == 2, "\(entries)")
+        for replica in remote.replicas {
+            let lines = remote.text(of: replica).split(separator: "\n")
+            #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("\"replica\":\"\(replica)\"") })
+        }
         // Syncing again changes nothing.
         let before = a.bytes
         #expect(try a.run(["sync"]).stdout.contains("received: 0, sent: 0"))
@@ -119,8 +124,10 @@ import Testing
     @Test func aHostileRemoteCannotHurtTheBoard() throws {
         let (_, share, _, b) = try sharedFolder(first: "Genuine")
         let events = share + "/events"
-        let genuineName = try #require(try FileManager.default.contentsOfDirectory(atPath: events).first)
-        let genuine = try String(contentsOfFile: events + "/" + genuineName, encoding: .utf8)
+        let remote = RemoteEvents(folder: events)
+        let camille = try #require(remote.replicas.first)
+        let camilleFile = try #require(remote.segments(of: camille).first)
+        let genuine = try String(contentsOfFile: camilleFile, encoding: .utf8)
         let line = try #require(genuine.split(separator: "\n").first.map(String.init))
         func forged(_ id: String, _ change: (String) -> String) -> String {
             change(line.replacingOccurrences(of: #""id":"[0-9a-f-]{36}""#, with: "\"id\":\"\(id)\"", options: .regularExpression))
@@ -136,7 +143,6 @@ import Testing
             $0.replacingOccurrences(of: "Genuine", with: "\\u001b[2J\\u001b]0;pwned\\u0007")
         }
         try Data((claims + "\n").utf8).write(to: URL(fileURLWithPath: events + "/\(impostor).jsonl"))
-        let camilleFile = events + "/" + genuineName
         let huge = forged("22222222-0000-4000-8000-000000000004") {
             $0.replacingOccurrences(of: "Genuine", with: String(repeating: "h", count: 100_000))
         }
@@ -191,22 +197,33 @@ import Testing
     @Test func conflictedCopiesAreMergedAndMovedAside() throws {
         let (_, share, a, b) = try sharedFolder(first: "First")
         let events = share + "/events"
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: events).first)
-        let stem = String(name.dropLast(".jsonl".count))
-        // Camille's other machine wrote the same file: the sync tools kept both.
+        let remote = RemoteEvents(folder: events)
+        let stem = try #require(remote.replicas.first)
+        // Camille's other machine wrote the same segment: the sync tools kept
+        // both under other names, and a copy of an older pm's whole file too.
         try a.run(["add", "Second"])
+        try a.run(["add", "Third"])
         try a.run(["sync"])
-        let full = try String(contentsOfFile: events + "/" + name, encoding: .utf8)
+        let segment = try #require(remote.segments(of: stem).last)
+        let full = try String(contentsOfFile: segment, encoding: .utf8)
         let lines = full.split(separator: "\n")
-        try Data((lines[0] + "\n").utf8).write(to: URL(fileURLWithPath: events + "/" + name))
+        #expect(lines.count == 2)
+        try FileManager.default.removeItem(atPath: segment)
+        let inside = String(segment.dropLast(".jsonl".count))
+        try Data((lines[0] + "\n").utf8).write(to: URL(fileURLWithPath: inside + ".sync-conflict-20261122-101010-ABCDEF1.jsonl"))
+        try Data(full.utf8).write(to: URL(fileURLWithPath: inside + " (Ji-woo's conflicted copy 2026-11-22).jsonl"))
         try Data(full.utf8).write(to: URL(fileURLWithPath: events + "/\(stem).sync-conflict-20261122-101010-ABCDEF1.jsonl"))
-        try Data(full.utf8).write(to: URL(fileURLWithPath: events + "/\(stem) (Ji-woo's conflicted copy 2026-11-22).jsonl"))
         let sync = try b.run(["sync"])
-        #expect(sync.status == 0 && sync.stdout.contains("received: 2"), "\(sync.stdout)\(sync.stderr)")
+        #expect(sync.status == 0 && sync.stdout.contains("received: 3"), "\(sync.stdout)\(sync.stderr)")
         #expect(sync.stdout.contains("sync-conflict") && sync.stdout.contains("moved it to aside/"))
         let aside = try FileManager.default.contentsOfDirectory(atPath: share + "/aside")
-        #expect(aside.count == 2, "\(aside)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: events) == [name], "only Camille's own file is left")
+        #expect(aside.count == 3, "\(aside)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: events) == [stem], "only Camille's own folder is left")
+        let left = (FileManager.default.enumerator(atPath: events)?.allObjects as? [String]) ?? []
+        #expect(!left.contains { $0.contains("conflict") }, "\(left)")
+        // Camille's copy finds its segment gone and publishes what it had again.
+        #expect(try a.run(["sync"]).stdout.contains("sent: 3"))
+        #expect(remote.text(of: stem).contains("Third"))
         let list = try b.run(["list"]).stdout
         #expect(list.contains("First") && list.contains("Second"))
     }

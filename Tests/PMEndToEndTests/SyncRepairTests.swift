@@ -34,7 +34,7 @@ import Testing
         let (pm, _, a, b) = try team()
         let clone = try cache(pm, user: "camille")
         for name in ["index.lock", "HEAD.lock", "refs/heads/pm-board.lock", "packed-refs.lock"] {
-            FileManager.default.createFile(atPath: clone + "/.git/" + name, contents: Data())
+            _ = FileManager.default.createFile(atPath: clone + "/.git/" + name, contents: Data())
         }
         try a.run(["add", "After the kill"])
         let sync = try a.run(["sync"])
@@ -46,7 +46,7 @@ import Testing
     @Test func aLockAKilledPushLeftInTheSharedRepositoryIsCleared() throws {
         let (_, bare, a, b) = try team()
         let lock = bare + "/refs/heads/pm-board.lock"
-        FileManager.default.createFile(atPath: lock, contents: Data())
+        _ = FileManager.default.createFile(atPath: lock, contents: Data())
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: lock)
         try a.run(["add", "Pushed past the lock"])
         let sync = try a.run(["sync"])

@@ -290,15 +290,27 @@ public struct BoardStore: Sendable {
     /// How many events `replica` made that come after `position` in the log
     /// (all of them when the log no longer matches the position).
     public func ownEvents(after position: LogPosition, replica: TaskID) throws -> Int {
+        try ownEventList(after: position, replica: replica).count
+    }
+
+    /// The events `replica` made that come after `position` in the log, in
+    /// log order (all of them when the log no longer matches the position).
+    public func ownEventList(after position: LogPosition, replica: TaskID) throws -> [Event] {
         let log = try eventLog()
-        guard try log.exists() else { return 0 }
+        guard try log.exists() else { return [] }
         let events: [Event]
         if let tail = try? log.read(after: position).events {
             events = tail
         } else {
             events = try log.readAll().events
         }
-        return events.reduce(0) { $0 + ($1.replica == replica ? 1 : 0) }
+        return events.filter { $0.replica == replica }
+    }
+
+    /// The size of the board's log file, 0 when there is none (a stat, nothing read).
+    public func logFileSize() throws -> Int {
+        let log = try eventLog()
+        return Int((try? fileSystem.status(log.path))??.size ?? 0)
     }
 
     /// Converts a board to schema 2 in memory: the events that replace its

@@ -15,6 +15,9 @@ public struct SyncState: Equatable, Sendable {
     /// made here after it are waiting.
     public var syncedEvents = 0
     public var syncedLength = 0
+    /// For each replica (by id), the numbers of its segments on the remote
+    /// that are already in the local log: a sync does not read them again.
+    public var segments: [String: NumberSet] = [:]
 
     public init(remote: String? = nil) { self.remote = remote }
 }
@@ -61,6 +64,13 @@ public struct SyncStateStore: Sendable {
                     state.lastAttemptOffline = flag
                 case "syncedEvents": state.syncedEvents = max(0, try reader.readInt(field: key))
                 case "syncedLength": state.syncedLength = max(0, try reader.readInt(field: key))
+                case "segments":
+                    try reader.readObject { replica, reader in
+                        guard let numbers = NumberSet(text: try BoardDecoder.readString(&reader, field: key)) else {
+                            throw reader.failure()
+                        }
+                        state.segments[replica] = numbers
+                    }
                 default: _ = try reader.readValue()
                 }
             }
@@ -83,6 +93,14 @@ public struct SyncStateStore: Sendable {
             ("syncedLength", { $0.raw(String(state.syncedLength)) }),
         ]
         if let remote = state.remote { fields.append(("remote", { $0.string(remote) })) }
+        if !state.segments.isEmpty {
+            let segments = state.segments.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+            fields.append(
+                (
+                    "segments",
+                    { writer in writer.object(segments.map { entry in (entry.key, { $0.string(entry.value.text) }) }, level: 1) }
+                ))
+        }
         if let lastSync = state.lastSync { fields.append(("lastSync", { $0.string(lastSync) })) }
         if let lastAttempt = state.lastAttempt { fields.append(("lastAttempt", { $0.string(lastAttempt) })) }
         var writer = JSONWriter()

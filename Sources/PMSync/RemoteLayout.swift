@@ -1,0 +1,59 @@
+import PMCore
+
+/// Where events live on a remote (DESIGN.md §9).
+///
+/// Each replica publishes what it made since its last sync as one new,
+/// immutable **segment**: `events/<replica>/0/2/a.jsonl` is its 42nd
+/// (the segment's number in hex, one digit per folder, at least three). A sync
+/// adds one small file and, in git, a handful of small trees: the remote
+/// grows with the changes, not with the syncs, and a copy never reads a
+/// segment twice. Older pm wrote each replica's whole log to
+/// `events/<replica>.jsonl` at every sync; such files are still read.
+/// Anything else that ends in `.jsonl` and starts with a replica's id (or
+/// lies in its folder) is a sync tool's conflicted copy: read, then set aside.
+enum RemoteLayout {
+    enum Kind: Equatable {
+        /// `events/<replica>.jsonl`, written whole by older pm.
+        case whole
+        /// `events/<replica>/…/<digit>.jsonl`: the replica's segment `number`.
+        case segment(Int)
+        /// Another name of either: a conflicted copy.
+        case copy
+    }
+
+    /// Fewest hex digits in a segment's path.
+    static let digits = 3
+    /// Most digits read (a larger number names no segment pm writes).
+    static let maximumDigits = 12
+
+    /// The replica a file in `events/` belongs to, and what it is; nil for
+    /// a file that names no replica (not read).
+    static func classify(_ name: String) -> (replica: TaskID, kind: Kind)? {
+        guard name.hasPrefix("events/"), name.hasSuffix(".jsonl") else { return nil }
+        let path = name.dropFirst("events/".count).dropLast(".jsonl".count)
+        guard let replica = TaskID(String(path.prefix(36))) else { return nil }
+        let rest = path.dropFirst(36)
+        if rest.isEmpty { return (replica, .whole) }
+        guard rest.first == "/" else { return (replica, .copy) }
+        return (replica, number(rest.dropFirst()).map(Kind.segment) ?? .copy)
+    }
+
+    /// The number a segment path (`0/2/a`) spells: every folder one
+    /// lowercase hex digit, one spelling per number (no extra leading zeros).
+    private static func number(_ path: Substring) -> Int? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= digits, parts.count <= maximumDigits,
+            parts.allSatisfy({ $0.count == 1 && $0.allSatisfy { "0123456789abcdef".contains($0) } }),
+            parts.count == digits || parts.first != "0",
+            let value = Int(parts.joined(), radix: 16), value > 0
+        else { return nil }
+        return value
+    }
+
+    /// The name of `replica`'s segment `number`.
+    static func segment(_ replica: TaskID, _ number: Int) -> String {
+        let hex = String(number, radix: 16)
+        let padded = String(repeating: "0", count: max(0, digits - hex.count)) + hex
+        return "events/" + replica.rawValue + "/" + padded.map(String.init).joined(separator: "/") + ".jsonl"
+    }
+}
