@@ -149,4 +149,43 @@ import Testing
         for planted in ["Through a link", "Claimed for ji-woo", "Far down"] { #expect(!titles.contains(planted)) }
         #expect(FileManager.default.fileExists(atPath: outside + "/0/0/1.jsonl"), "nothing moved through the link")
     }
+
+    /// Three people working offline at different times, syncing in
+    /// different orders: `pm history` is newest first by time, and the same
+    /// on every copy (an earlier pm listed arrival order: each copy its own).
+    @Test func historyAfterSyncsIsInTimeOrderOnEveryCopy() throws {
+        let pm = PMBinary()
+        let share = pm.home.file("share")
+        let people = ["camille", "ji-woo", "sam"].map { Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
+        for person in people { #expect(try person.run(["remote", "add", share]).status == 0) }
+        #expect(try people[0].run(["add", "Start"], ["PM_NOW": "2026-11-24T08:00:00Z"]).status == 0)
+        #expect(try people[0].run(["sync"], ["PM_NOW": "2026-11-24T08:00:00Z"]).status == 0)
+        for person in people.dropFirst() { #expect(try person.run(["sync"], ["PM_NOW": "2026-11-24T08:00:00Z"]).status == 0) }
+        // Minutes past 09:00 each person's changes are made at, offline.
+        let minutes = [[5, 40, 41], [10, 30, 50], [1, 20, 45]]
+        for (person, times) in zip(people, minutes) {
+            for minute in times {
+                let now = String(format: "2026-11-24T09:%02d:00Z", minute)
+                #expect(try person.run(["add", "\(person.user) at \(minute)"], ["PM_NOW": now]).status == 0)
+            }
+        }
+        for order in [[2, 0, 1, 2, 0, 1], [1, 2, 0]] {
+            for index in order {
+                let sync = try people[index].run(["sync"], ["PM_NOW": "2026-11-24T10:00:00Z"])
+                #expect(sync.status == 0, "\(sync.stderr)")
+            }
+        }
+        let expected = zip(people, minutes).flatMap { person, times in times.map { ($0, "\(person.user) at \($0)") } }
+            .sorted { $0.0 > $1.0 }.map(\.1)
+        var shown: [[String]] = []
+        for person in people {
+            let history = try person.run(["history", "--limit", "9", "--json"], ["PM_NOW": "2026-11-24T10:00:00Z"])
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
+            shown.append(entries.compactMap { $0["title"] as? String })
+        }
+        #expect(shown[0] == expected, "\(shown[0])")
+        #expect(shown[1] == shown[0] && shown[2] == shown[0])
+        let text = try people[1].run(["history", "--limit", "2"], ["PM_NOW": "2026-11-24T10:00:00Z"]).stdout
+        #expect(text.contains("ji-woo at 50") && text.contains("sam at 45"), "\(text)")
+    }
 }

@@ -180,19 +180,33 @@ public struct EventLogFile: Sendable {
     /// the needle are skipped undecoded, so finding one task's events costs
     /// a byte search per line.
     public func readNewest(_ count: Int, mentioning needle: [UInt8]?) throws -> [Event] {
-        guard count > 0, let descriptor = try open() else { return [] }
+        var events: [Event] = []
+        guard count > 0 else { return [] }
+        try scanBackward(mentioning: needle) { event, _ in
+            events.append(event)
+            return events.count < count
+        }
+        return events
+    }
+
+    /// Calls `visit` with each committed event whose line holds `needle`
+    /// (nil: every event) and the byte offset where its line starts, from
+    /// the last line back, until it returns false. Lines without the
+    /// needle are skipped undecoded.
+    public func scanBackward(mentioning needle: [UInt8]?, _ visit: (Event, Int) throws -> Bool) throws {
+        guard let descriptor = try open() else { return }
         defer { try? fileSystem.close(descriptor) }
         var position = try committedEnd(descriptor, size: try checkedSize(descriptor))
         // Bytes from `position` on that are not decoded yet; they end in `\n`.
         var buffer: [UInt8] = []
-        var events: [Event] = []
-        while events.count < count, position > 0 {
+        var going = true
+        while going, position > 0 {
             let from = max(0, position - Self.chunk)
             buffer = try systemCall { try fileSystem.read(descriptor, at: from, count: position - from) } + buffer
             position = from
             var end = buffer.count
             try buffer.withUnsafeBufferPointer { bytes in
-                while events.count < count, end > 0 {
+                while going, end > 0 {
                     var start = end - 1
                     while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
                     // A line that begins in an earlier chunk waits for it.
@@ -202,7 +216,7 @@ public struct EventLogFile: Sendable {
                             end = start
                             continue
                         }
-                        events.append(try decodeLine(bytes, start..<(end - 1), lineNumber: nil))
+                        going = try visit(try decodeLine(bytes, start..<(end - 1), lineNumber: nil), position + start)
                     } catch PMError.logCorrupt(_, _, let column, let reason) {
                         let line = try lineNumber(at: position + start, in: descriptor)
                         throw PMError.logCorrupt(path: path, line: line, column: column, reason: reason)
@@ -212,7 +226,6 @@ public struct EventLogFile: Sendable {
             }
             buffer.removeSubrange(end...)
         }
-        return events
     }
 
     private static func line(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, contains needle: [UInt8]) -> Bool {

@@ -67,17 +67,44 @@ extension BoardStore {
         }
     }
 
+    /// The newest entries in merge order, the same on every copy.
     private func newestEntries(
         _ limit: Int, in log: EventLogFile, mentioning needle: [UInt8]?, where keep: (HistoryEvent) -> Bool
     ) throws -> [HistoryEvent] {
-        var wanted = limit
-        while true {
-            let events = try log.readNewest(wanted, mentioning: needle)
-            // An event given twice (a log merged by hand) is one change: shown once.
-            var seen = Set<TaskID>()
-            let entries = events.compactMap(HistoryEvent.init).filter { seen.insert($0.id).inserted && keep($0) }
-            if entries.count >= limit || events.count < wanted { return Array(entries.prefix(limit)) }
-            wanted = wanted > Int.max / 2 ? Int.max : wanted * 2
-        }
+        let size = Int((try? fileSystem.status(log.path))??.size ?? 0)
+        let marks = HistoryMarks.load(HistoryMarks.path(ofLog: log.path), logLength: size, fileSystem: fileSystem)
+        return try log.readNewestInMergeOrder(limit, mentioning: needle, marks: marks) { event in
+            HistoryEvent(event).map(keep) ?? false
+        }.compactMap(HistoryEvent.init)
+    }
+}
+
+/// Keeping the history's marks (``HistoryMarks``) as the log grows. A mark
+/// that cannot be written costs only speed: nothing here ever fails a change.
+extension BoardStore {
+    func marksPath(_ log: EventLogFile) -> String { HistoryMarks.path(ofLog: log.path) }
+
+    /// Before events from elsewhere are appended at `start..<end` (a log
+    /// rewritten whole: `start` 0), after the board's last event `bound`.
+    func recordMerged(_ log: EventLogFile, start: Int, end: Int, bound: EventOrder?, mode: UInt32) {
+        var marks =
+            start == 0
+            ? HistoryMarks(from: 0)
+            : HistoryMarks.load(marksPath(log), logLength: start, fileSystem: fileSystem) ?? HistoryMarks(from: start)
+        marks.record(HistoryMarks.Batch(start: start, end: end, bound: start == 0 ? nil : bound))
+        saveMarks(marks, of: log, mode: mode)
+    }
+
+    /// Before a change made here is appended at `start`: marks begin there
+    /// when there are none yet.
+    func startMarks(_ log: EventLogFile, at start: Int, mode: UInt32) {
+        guard ((try? fileSystem.linkStatus(marksPath(log))) ?? nil) == nil else { return }
+        saveMarks(HistoryMarks(from: start), of: log, mode: mode)
+    }
+
+    private func saveMarks(_ marks: HistoryMarks, of log: EventLogFile, mode: UInt32) {
+        var writer = AtomicFileWriter(fileSystem: fileSystem)
+        writer.role = .board
+        _ = try? writer.write([marks.bytes[...]], to: marksPath(log), mode: mode)
     }
 }

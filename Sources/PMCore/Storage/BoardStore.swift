@@ -148,11 +148,14 @@ public struct BoardStore: Sendable {
             }
             try beforeSave(board)
             let end: Int
+            let mode = current?.status.mode ?? 0o644
             if let rebuilt {
                 let bytes = (rebuilt + events).flatMap(EventCodec.line)
+                recordMerged(log, start: 0, end: rebuilt.reduce(0) { $0 + EventCodec.line($1).count }, bound: nil, mode: mode)
                 _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
                 end = bytes.count
             } else {
+                startMarks(log, at: position.length, mode: mode)
                 if current == nil {
                     // A new board's file comes first, so its id is fixed before any event.
                     var unchanged = board
@@ -170,7 +173,8 @@ public struct BoardStore: Sendable {
                 // The change comes before the board's last event in merge
                 // order (a clock seen more than seven days ahead is not
                 // followed): only the whole log folded in merge order is the
-                // board every copy comes to.
+                // board every copy comes to. It bounds nothing in history.
+                if rebuilt == nil { recordMerged(log, start: position.length, end: end, bound: position.order, mode: mode) }
                 try refold(&board, log: log)
             }
             board.history = HistoryLog()
@@ -256,11 +260,16 @@ public struct BoardStore: Sendable {
                 logLength: index.committedLength)
             guard !fresh.isEmpty || rebuilt != nil else { return result }
             let end: Int
+            let mode = current?.status.mode ?? 0o644
             if let rebuilt {
                 let bytes = (rebuilt + fresh).flatMap(EventCodec.line)
+                recordMerged(log, start: 0, end: bytes.count, bound: nil, mode: mode)
                 _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
                 end = bytes.count
             } else {
+                let start = index.committedLength
+                let length = fresh.reduce(0) { $0 + EventCodec.line($1).count }
+                recordMerged(log, start: start, end: start + length, bound: board.log.order, mode: mode)
                 if current == nil { try writeBoard(Board(id: board.id), to: target, mode: 0o644) }
                 end = try log.append(fresh)
             }
@@ -285,32 +294,6 @@ public struct BoardStore: Sendable {
             if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
             return result
         }
-    }
-
-    /// How many events `replica` made that come after `position` in the log
-    /// (all of them when the log no longer matches the position).
-    public func ownEvents(after position: LogPosition, replica: TaskID) throws -> Int {
-        try ownEventList(after: position, replica: replica).count
-    }
-
-    /// The events `replica` made that come after `position` in the log, in
-    /// log order (all of them when the log no longer matches the position).
-    public func ownEventList(after position: LogPosition, replica: TaskID) throws -> [Event] {
-        let log = try eventLog()
-        guard try log.exists() else { return [] }
-        let events: [Event]
-        if let tail = try? log.read(after: position).events {
-            events = tail
-        } else {
-            events = try log.readAll().events
-        }
-        return events.filter { $0.replica == replica }
-    }
-
-    /// The size of the board's log file, 0 when there is none (a stat, nothing read).
-    public func logFileSize() throws -> Int {
-        let log = try eventLog()
-        return Int((try? fileSystem.status(log.path))??.size ?? 0)
     }
 
     /// Converts a board to schema 2 in memory: the events that replace its
