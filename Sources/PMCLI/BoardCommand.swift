@@ -51,7 +51,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     init(context: ProcessContext) { self.context = context }
 
     func tick() {
-        guard let remote = try? context.syncState().load().remote else { return }
+        guard let state = try? context.syncState().load(), let remote = state.remote else { return }
         let now = Date()
         let current = fingerprint()
         let start = lock.withLock { () -> Bool in
@@ -61,7 +61,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             return true
         }
         guard start else { return }
-        let syncer = context.syncer(context.remoteTarget(remote))
+        let syncer = context.syncer(context.remoteTarget(remote, kind: state.remoteKind))
         DispatchQueue.global().async { [self] in
             _ = try? syncer.sync()
             let after = fingerprint()

@@ -50,12 +50,14 @@ extension ProcessContext {
         SyncStateStore(stateDirectory: environment.stateDirectory, boardKey: boardKey(), user: environment.user)
     }
 
-    func remoteTarget(_ text: String) -> RemoteTarget {
-        RemoteTarget(text) { path in
-            let files = PosixFileSystem()
-            func exists(_ name: String) -> Bool { ((try? files.status(path + "/" + name)) ?? nil) != nil }
-            return exists(".git") || (exists("HEAD") && exists("objects"))
-        }
+    func remoteTarget(_ text: String, kind: String? = nil) -> RemoteTarget {
+        let files = PosixFileSystem()
+        return RemoteTarget(
+            text, kind: kind,
+            isGitRepository: { path in
+                func exists(_ name: String) -> Bool { ((try? files.status(path + "/" + name)) ?? nil) != nil }
+                return exists(".git") || (exists("HEAD") && exists("objects"))
+            }, isDirectory: { path in ((try? files.status(path)) ?? nil)?.kind == .directory })
     }
 
     func transport(for target: RemoteTarget) -> Transport {
@@ -118,104 +120,37 @@ extension ProcessContext {
             throw CLIError.message(localizer.string(.syncBusy, .text(name)), .locked)
         } catch SyncError.local(let detail) {
             throw CLIError.message(localizer.string(.syncLocalFailure, .text(name), .text(TextSafety.escaped(detail))), .ioError)
+        } catch SyncError.otherBoard {
+            // Named by the remote, with the two ways on, as commands to paste.
+            let tasks = (try? store().load())?.tasks.count ?? 0
+            let synced = (try? syncState().load().lastSync) != nil
+            let beside = Paths.parent(of: (try? store().targetPath()) ?? environment.boardPath) + "/team/board.json"
+            throw CLIError.message(
+                localizer.plural(
+                    synced ? .syncOtherBoardChanged : .syncOtherBoard, count: tasks,
+                    .text(ShellWord.quoted(TextSafety.escaped(target.description))),
+                    .text(ShellWord.quoted(TextSafety.escaped(beside)))), .badData)
         }
+    }
+
+    /// Makes this board the remote's board `id` (`pm sync --join`), its
+    /// undo history going with it. Returns how many tasks it brings.
+    func join(_ id: TaskID) throws -> Int {
+        let tasks = try store().load()?.tasks.count ?? 0
+        guard let old = try store().adopt(id), old != id else { return tasks }
+        let from = UndoStore(
+            stateDirectory: environment.stateDirectory, boardID: old, boardKey: boardKey(), user: environment.user)
+        let to = UndoStore(stateDirectory: environment.stateDirectory, boardID: id, boardKey: boardKey(), user: environment.user)
+        let files = PosixFileSystem()
+        if ((try? files.linkStatus(to.path)) ?? nil) == nil { try? files.rename(from.path, to: to.path) }
+        return tasks
     }
 
     /// The remote set for this board, or a refusal saying how to add one.
     func requireRemote() throws -> RemoteTarget {
-        guard let text = try syncState().load().remote else { throw CLIError.message(localizer.string(.errorNoRemote), .refused) }
-        return remoteTarget(text)
-    }
-}
-
-/// `pm remote [show | add TARGET | remove]`.
-struct Remote: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "remote",
-            abstract: help(.helpCommandRemote), subcommands: [RemoteShow.self, RemoteAdd.self, RemoteRemove.self],
-            defaultSubcommand: RemoteShow.self)
-    }
-}
-
-struct RemoteShow: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "show", abstract: help(.helpCommandRemoteShow))
-    }
-
-    @OptionGroup var common: CommonOptions
-
-    func run(in context: ProcessContext) throws {
-        guard let text = try context.syncState().load().remote else {
-            context.output.line(context.localizer.string(.remoteNone))
-            return
-        }
-        let target = context.remoteTarget(text)
-        context.output.line(
-            context.localizer.string(.remoteShow, .text(TextSafety.escaped(text)), .text(context.kindName(target))))
-    }
-}
-
-struct RemoteAdd: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "add", abstract: help(.helpCommandRemoteAdd))
-    }
-
-    @Argument(help: ArgumentHelp(help(.helpRemoteTarget))) var target: String
-    @OptionGroup var common: CommonOptions
-
-    func run(in context: ProcessContext) throws {
-        var text = target
-        // git would read it as an option (`--upload-pack=CMD`): never handed on.
-        if RemoteTarget.looksLikeOption(text) {
-            throw CLIError.message(
-                context.localizer.string(.errorRemoteLooksLikeOption, .text(TextSafety.escaped(text))), .usage)
-        }
-        var remote = context.remoteTarget(text)
-        if case .folder(let path) = remote {
-            // A folder is remembered by its absolute path; it must exist or be creatable in a folder that does.
-            let absolute = Paths.absolute(path)
-            let files = PosixFileSystem()
-            let found = (try? files.status(absolute)) ?? nil
-            if found == nil {
-                let parent = Paths.parent(of: absolute)
-                guard ((try? files.status(parent)) ?? nil)?.kind == .directory, mkdir(absolute, 0o777) == 0 else {
-                    throw CLIError.message(
-                        context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(absolute))), .usage)
-                }
-            } else if found?.kind != .directory {
-                throw CLIError.message(
-                    context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(absolute))), .usage)
-            }
-            text = Paths.standardized(absolute)
-            remote = .folder(text)
-        }
-        let store = context.syncState()
-        var state = try store.load()
-        if state.remote != text {
-            state = SyncState(remote: text)
-        }
-        try store.save(state)
-        context.output.line(
-            context.localizer.string(.remoteSet, .text(TextSafety.escaped(text)), .text(context.kindName(remote))))
-    }
-}
-
-struct RemoteRemove: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "remove", abstract: help(.helpCommandRemoteRemove), aliases: ["rm"])
-    }
-
-    @OptionGroup var common: CommonOptions
-
-    func run(in context: ProcessContext) throws {
-        let store = context.syncState()
-        guard let text = try store.load().remote else {
-            context.output.line(context.localizer.string(.remoteNone))
-            return
-        }
-        try store.remove()
-        context.output.line(context.localizer.string(.remoteRemoved, .text(TextSafety.escaped(text))))
+        let state = try syncState().load()
+        guard let text = state.remote else { throw CLIError.message(localizer.string(.errorNoRemote), .refused) }
+        return remoteTarget(text, kind: state.remoteKind)
     }
 }
 
@@ -224,14 +159,28 @@ struct Sync: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "sync", abstract: help(.helpCommandSync)) }
 
     @Flag(help: ArgumentHelp(help(.helpWatch))) var watch = false
+    @Flag(help: ArgumentHelp(help(.helpJoin))) var join = false
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
         let target = try context.requireRemote()
         try context.mergeConflictedCopies()
-        guard watch else {
-            try context.reportSync({ try context.syncer(target).sync() }, target: target)
-            return
+        if join || !watch {
+            var joined: Int?
+            try context.reportSync(
+                {
+                    do {
+                        return try context.syncer(target).sync()
+                    } catch SyncError.otherBoard(let remote, _) where join {
+                        joined = try context.join(remote)
+                        return try context.syncer(target).sync()
+                    }
+                }, target: target)
+            if let joined {
+                context.output.line(
+                    context.localizer.plural(.syncJoined, count: joined, .text(TextSafety.escaped(target.description))))
+            }
+            guard watch else { return }
         }
         try SyncWatch(context: context, target: target).run()
     }
@@ -292,7 +241,7 @@ struct Status: PMCommand {
         let board = try context.loadBoard()
         let today = context.environment.today
         let state = try context.syncState().load()
-        let target = state.remote.map(context.remoteTarget)
+        let target = state.remote.map { context.remoteTarget($0, kind: state.remoteKind) }
         let reachable = target.map { context.transport(for: $0).reachable() }
         let waiting = try target.map { try context.syncer($0).waiting() } ?? 0
         let counts = TaskState.allCases.map { state in board.tasks.filter { $0.state == state }.count }

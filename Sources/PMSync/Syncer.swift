@@ -145,12 +145,26 @@ public struct Syncer: Sendable {
             if case .segment(let number) = kind, whole, copy.skippedLines == 0 { read.append((claimed.rawValue, number)) }
             if kind == .copy && copy.cutAfterBytes == nil { report.setAside.append(file.name) }
         }
-        let merged = try store.mergeDetailed(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
+        let merged: BoardStore.MergeResult
+        do {
+            merged = try store.mergeDetailed(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
+        } catch PMError.otherBoard(_, let found, let expected) {
+            throw SyncError.otherBoard(remote: found, local: expected)
+        }
         report.received = merged.added
         let extent = (merged.logEvents, merged.logLength)
         // Segments read whole, every line taken, are in the log now.
         for (owner, number) in read { known[owner, default: NumberSet()].insert(number) }
-        guard merged.logEvents > 0 else { return (report, extent, known) }
+        guard merged.logEvents > 0 else {
+            // A first sync before any change: the remote takes this board's id.
+            let description =
+                snapshot.boardID != nil
+                ? [] : [RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID))]
+            if !description.isEmpty || !report.setAside.isEmpty {
+                try transport.publish(description, aside: report.setAside, message: "pm: board \(merged.boardID.rawValue)")
+            }
+            return (report, extent, known)
+        }
         // What this replica made since its last sync, or all of it when the
         // remote lost a segment it had (a remote restored from a backup).
         let ownKnown = known[replica.rawValue] ?? NumberSet()

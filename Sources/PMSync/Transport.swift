@@ -10,18 +10,43 @@ public enum RemoteTarget: Equatable, Sendable {
     /// The branch a git remote keeps the board on.
     public static let branch = "pm-board"
 
-    /// What `text` names: a URL (`ssh://`, `https://`, `file://`, `git@host:path`),
-    /// a path ending in `.git`, or a local git repository → git; any other path → folder.
-    public init(_ text: String, isGitRepository: (String) -> Bool) {
-        if text.contains("://") || text.hasSuffix(".git") || text.hasSuffix(".git/") {
+    /// What `text` names: a URL (`ssh://`, `https://`, `file://`, `git@host:path`)
+    /// or a git repository → git; an existing folder that is not one → folder
+    /// (whatever its name); a path to nothing yet → git when it ends in
+    /// `.git`, else folder.
+    public init(_ text: String, isGitRepository: (String) -> Bool, isDirectory: (String) -> Bool = { _ in false }) {
+        if !Self.isLocalPath(text) || isGitRepository(text) {
             self = .git(text)
-        } else if let colon = text.firstIndex(of: ":"), !text.hasPrefix("/"), !text[..<colon].contains("/") {
-            self = .git(text)  // scp-like: user@host:path
-        } else if isGitRepository(text) {
+        } else if isDirectory(text) {
+            self = .folder(text)
+        } else if text.hasSuffix(".git") || text.hasSuffix(".git/") {
             self = .git(text)
         } else {
             self = .folder(text)
         }
+    }
+
+    /// The kind recorded when it was added (``kind``), else as ``init(_:isGitRepository:isDirectory:)`` finds it.
+    public init(_ text: String, kind: String?, isGitRepository: (String) -> Bool, isDirectory: (String) -> Bool) {
+        switch kind {
+        case "git": self = .git(text)
+        case "folder": self = .folder(text)
+        default: self.init(text, isGitRepository: isGitRepository, isDirectory: isDirectory)
+        }
+    }
+
+    /// `git` or `folder`, as the sync state records it.
+    public var kind: String {
+        if case .git = self { return "git" }
+        return "folder"
+    }
+
+    /// Whether `text` is a path on this machine rather than a URL or an
+    /// scp-like `user@host:path`.
+    public static func isLocalPath(_ text: String) -> Bool {
+        if text.contains("://") { return false }
+        if let colon = text.firstIndex(of: ":"), !text.hasPrefix("/"), !text[..<colon].contains("/") { return false }
+        return true
     }
 
     /// Whether `text` could be read by git as an option rather than a place
@@ -89,6 +114,8 @@ public enum SyncError: Error, Equatable, Sendable {
     case busy
     /// Something on this machine (pm's own files for the sync) could not be used.
     case local(detail: String)
+    /// The remote holds another board than this one (`pm sync --join` joins it).
+    case otherBoard(remote: TaskID, local: TaskID)
 }
 
 /// Moves files between this machine and a remote; decides nothing about merging.

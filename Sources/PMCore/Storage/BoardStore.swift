@@ -230,8 +230,14 @@ public struct BoardStore: Sendable {
             if board.schemaVersion > Board.currentSchemaVersion {
                 throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
             }
+            // A board with nothing in it yet (no task, no change) takes the
+            // other's id: there is nothing to keep apart.
+            let blank = try board.tasks.isEmpty && logSize(log) == 0
+            var adopted = try current == nil && !log.exists()
             if let boardID, current != nil, board.id != boardID {
-                throw PMError.otherBoard(path: target, found: boardID, expected: board.id)
+                guard blank else { throw PMError.otherBoard(path: target, found: boardID, expected: board.id) }
+                board.id = boardID
+                adopted = true
             }
             var rebuilt: [Event]?
             var index: EventLogFile.Index
@@ -258,7 +264,11 @@ public struct BoardStore: Sendable {
             var result = MergeResult(
                 added: fresh.count, boardID: board.id, own: index.ofReplica, logEvents: index.events,
                 logLength: index.committedLength)
-            guard !fresh.isEmpty || rebuilt != nil else { return result }
+            guard !fresh.isEmpty || rebuilt != nil else {
+                // The board's id is kept from the first sync on, even before any change.
+                if adopted { try writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+                return result
+            }
             let end: Int
             let mode = current?.status.mode ?? 0o644
             if let rebuilt {
@@ -318,7 +328,16 @@ public struct BoardStore: Sendable {
 
     /// Writes `board` over `target`, after reading back every task written afresh:
     /// a board pm would refuse is never written.
-    private func writeBoard(_ board: Board, to target: String, mode: UInt32) throws {
+    /// The log's size in bytes (0: none), a stat.
+    func logSize(_ log: EventLogFile) throws -> Int {
+        do {
+            return Int(try fileSystem.linkStatus(log.path)?.size ?? 0)
+        } catch let error as SystemCallError {
+            throw PMError.readFailed(path: log.path, error)
+        }
+    }
+
+    func writeBoard(_ board: Board, to target: String, mode: UInt32) throws {
         guard let chunks = BoardEncoder.encodeCheckedChunks(board) else { throw PMError.unreadableWrite(path: target) }
         _ = try AtomicFileWriter(fileSystem: fileSystem).write(chunks, to: target, mode: mode)
     }
@@ -330,7 +349,7 @@ public struct BoardStore: Sendable {
         try withLock { _, target in try body(try read(target)?.board) }
     }
 
-    private func withLock<Result>(_ body: (BoardLock, String) throws -> Result) throws -> Result {
+    func withLock<Result>(_ body: (BoardLock, String) throws -> Result) throws -> Result {
         let target = try targetPath()
         let directory = Self.directory(of: target)
         do {

@@ -23,7 +23,21 @@ extension BoardStore {
 
     /// The size of the board's log file, 0 when there is none (a stat, nothing read).
     public func logFileSize() throws -> Int {
-        let log = try eventLog()
-        return Int((try? fileSystem.status(log.path))??.size ?? 0)
+        try logSize(try eventLog())
+    }
+
+    /// Makes this board the board `id` (`pm sync --join`): every task and
+    /// change stays, only the id the board answers to changes, so the next
+    /// sync merges it into the remote's board and publishes its changes.
+    /// - Returns: the id it had.
+    public func adopt(_ id: TaskID) throws -> TaskID? {
+        try withLock { _, target in
+            let current = try read(target)
+            guard var board = try current?.board ?? (eventLog(of: target).exists() ? Board(id: id) : nil) else { return nil }
+            let old = current?.board.id
+            board.id = id
+            try writeBoard(board, to: target, mode: current?.status.mode ?? 0o644)
+            return old
+        }
     }
 }

@@ -4,8 +4,12 @@ import PMICU
 /// (DESIGN.md §5 and §9), in their state directory: `pm list` and
 /// `pm status` read it without touching the network.
 public struct SyncState: Equatable, Sendable {
-    /// The remote (`pm remote add TARGET`), as the user gave it.
+    /// The remote (`pm remote add TARGET`): a URL as the user gave it, a
+    /// path made absolute from where they typed it.
     public var remote: String?
+    /// What it was when added, `git` or `folder` (a folder named `x.git`
+    /// stays a folder, a share unmounted later stays a share).
+    public var remoteKind: String?
     /// When the last sync finished, ISO 8601 UTC.
     public var lastSync: String?
     /// When the last attempt was, and whether the remote could be reached.
@@ -57,6 +61,7 @@ public struct SyncStateStore: Sendable {
             try reader.readObject { key, reader in
                 switch key {
                 case "remote": state.remote = try BoardDecoder.readString(&reader, field: key)
+                case "kind": state.remoteKind = try BoardDecoder.readString(&reader, field: key)
                 case "lastSync": state.lastSync = try BoardDecoder.readString(&reader, field: key)
                 case "lastAttempt": state.lastAttempt = try BoardDecoder.readString(&reader, field: key)
                 case "lastAttemptOffline":
@@ -93,6 +98,7 @@ public struct SyncStateStore: Sendable {
             ("syncedLength", { $0.raw(String(state.syncedLength)) }),
         ]
         if let remote = state.remote { fields.append(("remote", { $0.string(remote) })) }
+        if let kind = state.remoteKind { fields.append(("kind", { $0.string(kind) })) }
         if !state.segments.isEmpty {
             let segments = state.segments.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
             fields.append(

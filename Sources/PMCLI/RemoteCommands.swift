@@ -1,0 +1,111 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import PMCore
+import PMICU
+import PMLocalization
+import PMSync
+
+/// `pm remote [show | add TARGET | remove]`.
+struct Remote: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "remote",
+            abstract: help(.helpCommandRemote), subcommands: [RemoteShow.self, RemoteAdd.self, RemoteRemove.self],
+            defaultSubcommand: RemoteShow.self)
+    }
+}
+
+struct RemoteShow: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "show", abstract: help(.helpCommandRemoteShow))
+    }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let state = try context.syncState().load()
+        guard let text = state.remote else {
+            context.output.line(context.localizer.string(.remoteNone))
+            return
+        }
+        let target = context.remoteTarget(text, kind: state.remoteKind)
+        context.output.line(
+            context.localizer.string(.remoteShow, .text(TextSafety.escaped(text)), .text(context.kindName(target))))
+    }
+}
+
+struct RemoteAdd: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "add", abstract: help(.helpCommandRemoteAdd))
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpRemoteTarget))) var target: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        var text = target
+        // git would read it as an option (`--upload-pack=CMD`): never handed on.
+        if RemoteTarget.looksLikeOption(text) {
+            throw CLIError.message(
+                context.localizer.string(.errorRemoteLooksLikeOption, .text(TextSafety.escaped(text))), .usage)
+        }
+        // A path means what it meant where the user typed it, never a
+        // place inside pm's own files.
+        if RemoteTarget.isLocalPath(text) { text = Paths.standardized(Paths.absolute(text)) }
+        let remote = context.remoteTarget(text)
+        let files = PosixFileSystem()
+        let found = (try? files.status(text)) ?? nil
+        var notes: [String] = []
+        switch remote {
+        case .folder:
+            // A folder must exist or be creatable in a folder that does; made, it is said.
+            if found == nil {
+                let parent = Paths.parent(of: text)
+                guard ((try? files.status(parent)) ?? nil)?.kind == .directory, mkdir(text, 0o777) == 0 else {
+                    throw CLIError.message(
+                        context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(text))), .usage)
+                }
+                notes.append(context.localizer.string(.remoteFolderCreated, .text(TextSafety.escaped(text))))
+            } else if found?.kind != .directory {
+                throw CLIError.message(
+                    context.localizer.string(.errorRemoteFolderMissing, .text(TextSafety.escaped(text))), .usage)
+            }
+        case .git:
+            if RemoteTarget.isLocalPath(text), found == nil {
+                notes.append(context.localizer.string(.remoteGitMissing, .text(ShellWord.quoted(TextSafety.escaped(text)))))
+            }
+        }
+        let store = context.syncState()
+        var state = try store.load()
+        if let old = state.remote, old != text {
+            context.output.line(context.localizer.string(.remoteReplaced, .text(TextSafety.escaped(old))))
+        }
+        if state.remote != text || state.remoteKind != remote.kind {
+            state = SyncState(remote: text)
+            state.remoteKind = remote.kind
+        }
+        try store.save(state)
+        context.output.line(
+            context.localizer.string(.remoteSet, .text(TextSafety.escaped(text)), .text(context.kindName(remote))))
+        for note in notes { context.output.line(note) }
+    }
+}
+
+struct RemoteRemove: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "remove", abstract: help(.helpCommandRemoteRemove), aliases: ["rm"])
+    }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let store = context.syncState()
+        guard let text = try store.load().remote else {
+            context.output.line(context.localizer.string(.remoteNone))
+            return
+        }
+        try store.remove()
+        context.output.line(context.localizer.string(.remoteRemoved, .text(TextSafety.escaped(text))))
+    }
+}
