@@ -17,6 +17,7 @@ enum ErrorReport {
         case cannotCreate = 73
         case ioError = 74
         case locked = 75
+        case noPermission = 77
     }
 
     /// The message lines (without the `pm: error:` prefix) and the exit status for `error`.

@@ -120,6 +120,12 @@ extension ProcessContext {
             throw CLIError.message(localizer.string(.syncBusy, .text(name)), .locked)
         } catch SyncError.local(let detail) {
             throw CLIError.message(localizer.string(.syncLocalFailure, .text(name), .text(TextSafety.escaped(detail))), .ioError)
+        } catch SyncError.permission(_, let detail) {
+            throw CLIError.message(
+                localizer.string(.syncPermission, .text(name), .text(TextSafety.escaped(detail))), .noPermission)
+        } catch SyncError.diskFull(let place, let detail) {
+            throw CLIError.message(
+                localizer.string(.syncDiskFull, .text(TextSafety.escaped(place)), .text(TextSafety.escaped(detail))), .ioError)
         } catch SyncError.otherBoard {
             // Named by the remote, with the two ways on, as commands to paste.
             let tasks = (try? store().load())?.tasks.count ?? 0

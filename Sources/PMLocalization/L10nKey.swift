@@ -195,6 +195,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorRemoteFolderMissing = "error.remoteFolderMissing"
     case errorBadRemote = "error.badRemote"
     case syncBusy = "sync.busy"
+    case syncPermission = "sync.permission"
+    case syncDiskFull = "sync.diskFull"
     case syncLocalFailure = "sync.localFailure"
     case errorRemoteLooksLikeOption = "error.remoteLooksLikeOption"
     case syncDone = "sync.done"

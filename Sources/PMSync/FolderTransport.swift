@@ -38,6 +38,11 @@ public struct FolderTransport: Transport {
             throw SyncError.badRemote(target: path, detail: "events")
         }
         // Read later, streamed within budgets (OtherCopy.stream), never whole here.
+        do {
+            _ = try files.contentsOfDirectory(events)
+        } catch let error as SystemCallError where error.code == EACCES {
+            throw SyncError.permission(target: path, detail: "events: errno \(error.code)")
+        } catch {}
         var budget = Self.listingLimit
         list(events, as: "events", depth: 0, into: &snapshot, budget: &budget)
         return snapshot
@@ -110,7 +115,7 @@ public struct FolderTransport: Transport {
             } catch SyncError.rejected {
                 throw SyncError.rejected
             } catch {
-                throw SyncError.unreachable(target: path, detail: Self.describe(error, file.name))
+                throw Self.failure(error, file.name, target: path)
             }
         }
         for name in aside {
@@ -130,7 +135,7 @@ public struct FolderTransport: Transport {
                     }
                 }
             } catch {
-                throw SyncError.unreachable(target: path, detail: Self.describe(error, name))
+                throw Self.failure(error, name, target: path)
             }
         }
     }
@@ -138,5 +143,16 @@ public struct FolderTransport: Transport {
     private static func describe(_ error: any Error, _ name: String) -> String {
         guard let failure = error as? SystemCallError else { return name }
         return name + ": " + failure.call + " errno " + String(failure.code)
+    }
+
+    /// A write that failed: no access and a full disk are said as such;
+    /// anything else is the folder going away (an unmounted share).
+    private static func failure(_ error: any Error, _ name: String, target: String) -> SyncError {
+        let detail = describe(error, name)
+        switch (error as? SystemCallError)?.code {
+        case EACCES, EPERM, EROFS: return .permission(target: target, detail: detail)
+        case ENOSPC, EDQUOT: return .diskFull(target: target, detail: detail)
+        default: return .unreachable(target: target, detail: detail)
+        }
     }
 }

@@ -1,5 +1,9 @@
 import PMCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A git repository as a remote, driven through the `git` command (its own
 /// authentication, its own protocols). The board lives on the `pm-board`
 /// branch; pm keeps a clone of just that branch in its state directory, and
@@ -47,14 +51,26 @@ public struct GitTransport: Transport {
         let files = PosixFileSystem()
         if let found = try? files.linkStatus(cache + "/.git") {
             // pm's own clone: a real folder, never a link or a `gitdir:` file pointing elsewhere.
-            guard found.kind == .directory else { throw SyncError.badRemote(target: url, detail: cache + "/.git") }
+            guard found.kind == .directory else { throw SyncError.local(detail: cache + "/.git") }
             // A sync killed mid-way left git's locks: nothing else uses this clone.
             GitProcesses.clearStaleLocks(in: cache + "/.git")
         } else {
-            try files.createDirectories(cache)
+            do {
+                try files.createDirectories(cache)
+            } catch let error as SystemCallError {
+                let detail = cache + ": " + error.call + " errno " + String(error.code)
+                switch error.code {
+                case ENOSPC, EDQUOT: throw SyncError.diskFull(target: cache, detail: detail)
+                case EACCES, EPERM, EROFS: throw SyncError.permission(target: cache, detail: detail)
+                default: throw SyncError.local(detail: detail)
+                }
+            }
             let result = try runner.run(
                 "git", SealedGit.configuration + ["init", "-q", "--template=", "--", cache], in: "/", timeout: 30)
-            guard result.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(result.errors)) }
+            guard result.status == 0 else {
+                throw SyncError.classified(Self.firstLine(result.errors), target: cache)
+                    ?? SyncError.local(detail: Self.firstLine(result.errors))
+            }
         }
         let info = cache + "/.git/info"
         if ((try? files.linkStatus(info)) ?? nil) == nil { try files.createDirectories(info) }
@@ -131,6 +147,7 @@ public struct GitTransport: Transport {
         if fetched.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         if fetched.status != 0 {
             guard fetched.errors.contains("couldn't find remote ref") else {
+                if let named = SyncError.classified(Self.firstLine(fetched.errors), target: url) { throw named }
                 // The remote answers without the clone: the clone is at fault.
                 if reachable() { throw SyncError.local(detail: Self.firstLine(fetched.errors)) }
                 throw SyncError.unreachable(target: url, detail: Self.firstLine(fetched.errors))
@@ -160,7 +177,10 @@ public struct GitTransport: Transport {
         }
         _ = try git(["add", "-A", "--", "."])
         let commit = try git(["commit", "-q", "--no-verify", "--allow-empty", "-m", message])
-        guard commit.status == 0 else { throw SyncError.badRemote(target: url, detail: Self.firstLine(commit.errors)) }
+        guard commit.status == 0 else {
+            throw SyncError.classified(Self.firstLine(commit.errors), target: cache)
+                ?? SyncError.local(detail: Self.firstLine(commit.errors))
+        }
         let pushed = try git(
             ["push", "--quiet", "--no-verify", "--", url, "HEAD:refs/heads/\(RemoteTarget.branch)"], timeout: pushTimeout)
         if pushed.timedOut { throw SyncError.unreachable(target: url, detail: "") }
@@ -176,7 +196,8 @@ public struct GitTransport: Transport {
                 }
                 throw SyncError.rejected
             }
-            throw SyncError.unreachable(target: url, detail: Self.firstLine(text))
+            throw SyncError.classified(Self.firstLine(text), target: url)
+                ?? SyncError.unreachable(target: url, detail: Self.firstLine(text))
         }
     }
 }

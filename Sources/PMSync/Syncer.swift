@@ -61,9 +61,12 @@ public struct Syncer: Sendable {
         let lock = try SyncLock.acquire(state.path + ".lock")
         defer { lock.release() }
         var saved = try state.load()
-        // A log shorter than at the last sync was restored from a backup or
-        // made again: every segment is read again, nothing taken as known.
-        if try store.logFileSize() < saved.syncedLength { saved.segments = [:] }
+        // A log that no longer has the line the last sync ended at was put
+        // back from a backup or made again: every segment is read again and
+        // every change of this replica is offered again, nothing taken as known.
+        if saved.syncedLength > 0, store.eventID(endingAt: saved.syncedLength)?.rawValue != saved.syncedLast {
+            (saved.segments, saved.syncedEvents, saved.syncedLength) = ([:], 0, 0)
+        }
         do {
             for _ in 0..<6 {
                 do {
@@ -72,6 +75,7 @@ public struct Syncer: Sendable {
                     saved.lastAttempt = saved.lastSync
                     saved.lastAttemptOffline = false
                     (saved.syncedEvents, saved.syncedLength) = extent
+                    saved.syncedLast = store.eventID(endingAt: extent.1)?.rawValue
                     saved.segments = segments
                     try state.save(saved)
                     return report

@@ -116,6 +116,27 @@ public enum SyncError: Error, Equatable, Sendable {
     case local(detail: String)
     /// The remote holds another board than this one (`pm sync --join` joins it).
     case otherBoard(remote: TaskID, local: TaskID)
+    /// The remote (or pm's files for it) refused this user: no access.
+    case permission(target: String, detail: String)
+    /// No space left where the sync had to write (the remote or pm's clone).
+    case diskFull(target: String, detail: String)
+
+    /// What a failure git or the file system reported is, when it is one of
+    /// the failures that have a name of their own: permission, disk full.
+    static func classified(_ text: String, target: String) -> SyncError? {
+        let lower = text.lowercased()
+        if lower.contains("no space left on device") || lower.contains("disk quota exceeded") {
+            return .diskFull(target: target, detail: text)
+        }
+        if lower.contains("permission denied") || lower.contains("insufficient permission")
+            || lower.contains("dubious ownership") || lower.contains("unable to create temporary object directory")
+            || lower.contains("authentication failed") || lower.contains("could not read username")
+            || lower.contains("the requested url returned error: 403") || lower.contains("read-only file system")
+        {
+            return .permission(target: target, detail: text)
+        }
+        return nil
+    }
 }
 
 /// Moves files between this machine and a remote; decides nothing about merging.

@@ -30,7 +30,7 @@ import Testing
             try board.add(title: "first", id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
         }
         #expect(try store.load()?.tasks.map(\.title) == ["first"])
-        #expect(try store.load()?.log.events == 1, "one event in the log")
+        #expect(try store.load()?.log.events == 2, "the board's record and one event in the log")
     }
 
     @Test func aFailedChangeWritesNothing() throws {

@@ -26,7 +26,9 @@ import Testing
         // The log beside the board holds every change, one complete event a line.
         let log = String(
             decoding: FileManager.default.contents(atPath: pm.home.file("board.events.jsonl")) ?? Data(), as: UTF8.self)
-        let lines = log.split(separator: "\n")
+        let all = log.split(separator: "\n")
+        #expect(all.first?.contains("\"kind\":\"board\"") == true, "the log starts with the board's record")
+        let lines = Array(all.dropFirst())
         #expect(lines.count == 4, "the no-op move records nothing")
         for (line, kind) in zip(lines, ["created", "moved", "edited", "deleted"]) {
             #expect(line.contains("\"kind\":\"\(kind)\"") && line.contains("\"by\":\"ji-woo\""), "\(line)")

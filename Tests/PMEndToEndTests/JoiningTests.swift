@@ -153,3 +153,63 @@ import Testing
         #expect(found == 0, "the board is on the repository typed, not one inside pm's files")
     }
 }
+
+/// The log is the truth, the board's id included: a lost `board.json` is
+/// made again as the same board, so sync and undo go on (an earlier pm gave
+/// it a new id: sync refused it for ever and the undo history was orphaned).
+@Suite struct BoardIdentityTests {
+    typealias Copy = SyncEndToEndTests.Copy
+
+    static func boardID(_ copy: Copy) -> String? {
+        guard let data = copy.bytes, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return nil
+        }
+        return object["id"] as? String
+    }
+
+    @Test(arguments: [false, true])
+    func aLostBoardFileComesBackAsTheSameBoard(olderLog: Bool) throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let me = Copy(pm: pm, board: pm.home.file("me/board.json"), user: "camille")
+        let other = Copy(pm: pm, board: pm.home.file("other/board.json"), user: "ji-woo")
+        for person in [me, other] { #expect(try person.run(["remote", "add", share]).status == 0) }
+        try me.run(["add", "Before"])
+        #expect(try me.run(["sync"]).status == 0)
+        #expect(try other.run(["sync"]).status == 0)
+        let log = pm.home.file("me/board.events.jsonl")
+        if olderLog {
+            // A log an earlier pm wrote: no record of the board in it (and no marks beside it).
+            let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            #expect(lines.first?.contains("\"kind\":\"board\"") == true)
+            try Data((lines.dropFirst().joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log))
+            try FileManager.default.removeItem(atPath: pm.home.file("me/board.events.marks"))
+            // …and the board file that stands at its end.
+            let bytes = try #require(me.bytes)
+            var board = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+            var position = try #require(board["log"] as? [String: Any])
+            position["events"] = (position["events"] as? Int ?? 0) - 1
+            position["length"] = (position["length"] as? Int ?? 0) - (lines[0].utf8.count + 1)
+            board["log"] = position
+            try JSONSerialization.data(withJSONObject: board).write(to: URL(fileURLWithPath: me.board))
+            #expect(try me.run(["add", "Recorded now"]).status == 0)
+            #expect(
+                try String(contentsOfFile: log, encoding: .utf8).contains("\"kind\":\"board\""), "recorded at the next change")
+        }
+        let id = try #require(Self.boardID(me))
+        try FileManager.default.removeItem(atPath: me.board)
+        #expect(try me.run(["list", "--json"]).stdout.contains("Before"))
+        let added = try me.run(["add", "After the loss"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(Self.boardID(me) == id, "the same board")
+        let undo = try me.run(["undo"])
+        #expect(undo.status == 0 && undo.stdout.contains("After the loss"), "the undo history goes on: \(undo.stdout)")
+        try me.run(["add", "Synced after"])
+        let sync = try me.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try other.run(["sync"]).status == 0)
+        #expect(try other.run(["list", "--json"]).stdout.contains("Synced after"))
+        #expect(me.bytes == other.bytes)
+    }
+}

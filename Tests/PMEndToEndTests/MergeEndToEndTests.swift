@@ -55,7 +55,7 @@ import Testing
         let source = pm.home.file("source/board.json")
         try pm.run(["add", "Good one", "--board", source])
         let good = try String(contentsOfFile: logPath(source), encoding: .utf8)
-        let line = try #require(good.split(separator: "\n").first.map(String.init))
+        let line = try #require(good.split(separator: "\n").last.map(String.init))
         func variant(_ id: String, _ change: (String) -> String) -> String {
             change(line.replacingOccurrences(of: #""id":"[0-9a-f-]{36}""#, with: "\"id\":\"\(id)\"", options: .regularExpression))
         }
@@ -71,7 +71,7 @@ import Testing
         }
         let hostile = pm.home.file("hostile.events.jsonl")
         try Data(
-            ([good.trimmingCharacters(in: .newlines), "garbage", future, escape, huge, "{\"id\": 1}"].joined(separator: "\n")
+            ([line, "garbage", future, escape, huge, "{\"id\": 1}"].joined(separator: "\n")
                 + "\n").utf8
         )
         .write(to: URL(fileURLWithPath: hostile))

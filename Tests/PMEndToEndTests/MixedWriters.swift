@@ -97,7 +97,9 @@ enum MixedWriters {
         let log = String(
             decoding: FileManager.default.contents(atPath: String(pm.boardPath.dropLast(5)) + ".events.jsonl") ?? Data(),
             as: UTF8.self)
-        #expect(log.split(separator: "\n").count == workers * changesPerWorker, "every change is one event in the log")
+        #expect(
+            log.split(separator: "\n").count == workers * changesPerWorker + 1,
+            "the board's record, then every change is one event")
         let history = try pm.run(["history", "--limit", "1000", "--json"]).stdout
         #expect(history.components(separatedBy: "\"action\"").count - 1 == workers * changesPerWorker)
     }

@@ -93,3 +93,68 @@ import Testing
         #expect((0..<3).allSatisfy { titles.contains("Round \($0)") })
     }
 }
+
+/// Each failure says what it is, with its own exit code (README): no
+/// access is 77, a full disk 74 — never a false "offline" (75).
+@Suite struct SyncFailureNamesTests {
+    /// A person without write access to a shared folder, and to a team
+    /// repository another user owns: permission denied, exit 77, in their
+    /// language; nothing lost. (pm runs as an unprivileged user: `setpriv`.)
+    @Test func noAccessIsSaidAsSuch() throws {
+        let pm = PMBinary()
+        let home = pm.home.file("nobody")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let share = pm.home.file("share")
+        try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
+        let bare = pm.home.file("team.git")
+        _ = try runGit(["init", "-q", "--bare", bare])
+        // The binary where the other user can run it, their home theirs.
+        let binary = pm.home.file("pm")
+        try FileManager.default.copyItem(atPath: PMBinary.path, toPath: binary)
+        for path in [pm.home.path, share, bare] { chmod(path, 0o755) }
+        _ = try runGit(["-c", "safe.directory=*", "--git-dir=" + bare, "config", "core.sharedRepository", "false"])
+        chown(home, 65534, 65534)
+        func run(_ arguments: [String], _ language: String = "en_US.UTF-8") throws -> Run {
+            try pm.run(
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=" + home,
+                    "XDG_STATE_HOME=" + home + "/state",
+                    "PM_BOARD=" + home + "/board.json", "PM_USER=nobody", "LANG=" + language, binary,
+                ] + arguments, binary: "/usr/bin/setpriv")
+        }
+        #expect(try run(["add", "Mine"]).status == 0)
+        for target in [share, bare] {
+            #expect(try run(["remote", "add", target]).status == 0)
+            let sync = try run(["sync"])
+            #expect(sync.status == 77, "\(target): \(sync.status) \(sync.stderr)")
+            #expect(sync.stderr.contains("permission denied") && sync.stderr.contains(target), "\(sync.stderr)")
+            let french = try run(["sync"], "fr_FR.UTF-8")
+            #expect(french.status == 77 && french.stderr.contains("permission refusée"), "\(french.stderr)")
+            #expect(try run(["list", "--json"]).stdout.contains("Mine"), "nothing lost")
+        }
+    }
+
+    /// A shared folder on a full disk (a 16 KB tmpfs over it, in a mount
+    /// namespace of its own): disk full, exit 74, nothing lost, no
+    /// half-written file left; the sync after space is freed sends it all.
+    @Test func aFullDiskIsSaidAsSuch() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
+        let me = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("me/board.json"), user: "me")
+        #expect(try me.run(["remote", "add", share]).status == 0)
+        for n in 1...40 { try me.run(["add", "A task with a title long enough to fill a small disk, number \(n)"]) }
+        let script = """
+            mount -t tmpfs -o size=16k tmpfs "$0" && head -c 16000 /dev/zero > "$0/filler" 2>/dev/null; \
+            "$1" sync --board "$2"; status=$?; ls -a "$0"/events/*/*/* 2>/dev/null | grep -c '^\\.pm-' ; exit $status
+            """
+        let full = try pm.run(
+            ["--mount", "sh", "-c", script, share, PMBinary.path, me.board], ["PM_USER": "me"], binary: "/usr/bin/unshare")
+        #expect(full.status == 74, "\(full.status): \(full.stderr)")
+        #expect(full.stderr.contains("no space left"), "\(full.stderr)")
+        #expect(!full.stdout.contains("\n1\n"), "no temporary file left: \(full.stdout)")
+        let sync = try me.run(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("sent: 40"), "\(sync.stdout)\(sync.stderr)")
+    }
+}

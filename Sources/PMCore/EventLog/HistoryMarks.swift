@@ -35,6 +35,8 @@ public struct HistoryMarks: Equatable, Sendable {
     public var from: Int
     /// In log order, not overlapping.
     public var batches: [Batch] = []
+    /// Whether the log holds the board's record (``Event/boardRecord(_:)``).
+    public var recorded = false
 
     public init(from: Int, batches: [Batch] = []) {
         self.from = from
@@ -95,6 +97,7 @@ public struct HistoryMarks: Equatable, Sendable {
             let start = Int(from), start >= 0, case .array(let items)? = object["batches"], items.count <= limit
         else { return nil }
         var marks = HistoryMarks(from: start)
+        if case .bool(let flag)? = object["recorded"] { marks.recorded = flag }
         for item in items {
             guard case .array(let parts) = item, parts.count == 2 || parts.count == 5, case .number(let s) = parts[0],
                 case .number(let e) = parts[1], let low = Int(s), let high = Int(e), low >= (marks.batches.last?.end ?? 0),
@@ -116,7 +119,7 @@ public struct HistoryMarks: Equatable, Sendable {
     /// The file's bytes.
     var bytes: [UInt8] {
         var writer = JSONWriter()
-        writer.raw("{\"from\": \(from), \"batches\": [")
+        writer.raw("{\"from\": \(from), \"recorded\": \(recorded), \"batches\": [")
         for (index, batch) in batches.enumerated() {
             writer.raw(index == 0 ? "\n  [" : ",\n  [")
             writer.raw("\(batch.start), \(batch.end)")

@@ -32,6 +32,8 @@ extension EventLogFile {
             if let batch = batches.last, start < batch.end {
                 guard start == batch.start, let before = batch.bound else { return true }
                 bound = before
+            } else if case .other = event.kind {
+                return true  // the board's record (at the start of time), or a newer pm's kind: bounds nothing
             }
             guard found.count >= count else { return true }
             trim()

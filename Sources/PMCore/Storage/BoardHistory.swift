@@ -95,11 +95,22 @@ extension BoardStore {
         saveMarks(marks, of: log, mode: mode)
     }
 
-    /// Before a change made here is appended at `start`: marks begin there
-    /// when there are none yet.
-    func startMarks(_ log: EventLogFile, at start: Int, mode: UInt32) {
-        guard ((try? fileSystem.linkStatus(marksPath(log))) ?? nil) == nil else { return }
-        saveMarks(HistoryMarks(from: start), of: log, mode: mode)
+    /// Before a write appends at `start`: the board's record, when the log
+    /// does not hold it yet (searched for once, then remembered in the marks).
+    func recordNeeded(_ log: EventLogFile, board: TaskID, at start: Int) -> [Event] {
+        let marks = HistoryMarks.load(marksPath(log), logLength: start, fileSystem: fileSystem)
+        if marks?.recorded == true { return [] }
+        if start > 0, ((try? log.recordedBoard()) ?? nil) != nil { return [] }
+        return [Event.boardRecord(board)]
+    }
+
+    /// After a write: the log holds the board's record; marks begin at
+    /// `start` when there are none yet.
+    func noteRecorded(_ log: EventLogFile, from start: Int, mode: UInt32) {
+        var marks = HistoryMarks.load(marksPath(log), logLength: Int.max, fileSystem: fileSystem) ?? HistoryMarks(from: start)
+        guard !marks.recorded else { return }
+        marks.recorded = true
+        saveMarks(marks, of: log, mode: mode)
     }
 
     private func saveMarks(_ marks: HistoryMarks, of log: EventLogFile, mode: UInt32) {

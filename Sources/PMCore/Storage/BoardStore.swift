@@ -36,7 +36,7 @@ public struct BoardStore: Sendable {
         guard var board = try read(target)?.board else {
             // Only the log (board.json lost, or not yet written): the log is the truth.
             guard try log.exists() else { return nil }
-            var board = Board(id: Self.unnamedBoard)
+            var board = Board(id: try log.recordedBoard() ?? Self.unnamedBoard)
             try rollForward(&board, log: log)
             return board
         }
@@ -115,7 +115,8 @@ public struct BoardStore: Sendable {
         try withLock { lock, target in
             let log = eventLog(of: target)
             let current = try read(target)
-            var board = current?.board ?? Board(id: newBoardID)
+            // A lost board file is made again as the board its log records.
+            var board = try current?.board ?? Board(id: (log.exists() ? log.recordedBoard() : nil) ?? newBoardID)
             if board.schemaVersion > Board.currentSchemaVersion {
                 throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
             }
@@ -148,6 +149,7 @@ public struct BoardStore: Sendable {
             }
             try beforeSave(board)
             let end: Int
+            var record: [Event] = []
             let mode = current?.status.mode ?? 0o644
             if let rebuilt {
                 let bytes = (rebuilt + events).flatMap(EventCodec.line)
@@ -155,20 +157,21 @@ public struct BoardStore: Sendable {
                 _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
                 end = bytes.count
             } else {
-                startMarks(log, at: position.length, mode: mode)
+                record = recordNeeded(log, board: board.id, at: position.length)
                 if current == nil {
                     // A new board's file comes first, so its id is fixed before any event.
                     var unchanged = board
                     (unchanged.tasks, unchanged.log, unchanged.history) = (before, position, HistoryLog())
                     try writeBoard(unchanged, to: target, mode: 0o644)
                 }
-                end = try log.append(events)
+                end = try log.append(record + events)
             }
+            noteRecorded(log, from: position.length, mode: mode)
             // The board is the fold of its events, by the same rules as a merge.
             var tasks = before
             if FoldedTasks.apply(events, to: &tasks, last: position.order) {
                 board.tasks = tasks
-                board.log = LogPosition(events: board.log.events + events.count, length: end, newest: last)
+                board.log = LogPosition(events: board.log.events + record.count + events.count, length: end, newest: last)
             } else {
                 // The change comes before the board's last event in merge
                 // order (a clock seen more than seven days ahead is not
@@ -226,15 +229,19 @@ public struct BoardStore: Sendable {
         try withLock { lock, target in
             let log = eventLog(of: target)
             let current = try read(target)
-            var board = current?.board ?? Board(id: boardID ?? newBoardID)
+            // A lost board file is the board its log records.
+            let recorded = try current == nil && log.exists() ? log.recordedBoard() : nil
+            var board = current?.board ?? Board(id: recorded ?? boardID ?? newBoardID)
             if board.schemaVersion > Board.currentSchemaVersion {
                 throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
             }
+            // Only this copy writes its board's record.
+            let incoming = incoming.filter { $0.kind != .other(Event.boardKind) }
             // A board with nothing in it yet (no task, no change) takes the
             // other's id: there is nothing to keep apart.
             let blank = try board.tasks.isEmpty && logSize(log) == 0
             var adopted = try current == nil && !log.exists()
-            if let boardID, current != nil, board.id != boardID {
+            if let boardID, current != nil || recorded != nil, board.id != boardID {
                 guard blank else { throw PMError.otherBoard(path: target, found: boardID, expected: board.id) }
                 board.id = boardID
                 adopted = true
@@ -270,6 +277,7 @@ public struct BoardStore: Sendable {
                 return result
             }
             let end: Int
+            var record: [Event] = []
             let mode = current?.status.mode ?? 0o644
             if let rebuilt {
                 let bytes = (rebuilt + fresh).flatMap(EventCodec.line)
@@ -278,11 +286,13 @@ public struct BoardStore: Sendable {
                 end = bytes.count
             } else {
                 let start = index.committedLength
-                let length = fresh.reduce(0) { $0 + EventCodec.line($1).count }
+                record = recordNeeded(log, board: board.id, at: start)
+                let length = (record + fresh).reduce(0) { $0 + EventCodec.line($1).count }
                 recordMerged(log, start: start, end: start + length, bound: board.log.order, mode: mode)
                 if current == nil { try writeBoard(Board(id: board.id), to: target, mode: 0o644) }
-                end = try log.append(fresh)
+                end = try log.append(record + fresh)
             }
+            noteRecorded(log, from: index.committedLength, mode: mode)
             // Committed. Fresh events after everything the board holds fold in
             // place; any earlier one makes the whole log fold again.
             var tasks = board.tasks
@@ -296,7 +306,7 @@ public struct BoardStore: Sendable {
                 newest = all.last
             }
             board.tasks = tasks
-            result.logEvents = index.events + fresh.count
+            result.logEvents = index.events + record.count + fresh.count
             result.logLength = end
             board.log = LogPosition(events: result.logEvents, length: end, newest: newest)
             board.history = HistoryLog()
@@ -311,11 +321,14 @@ public struct BoardStore: Sendable {
     private func convert(_ board: inout Board, replica: TaskID) throws -> [Event] {
         var counter = 0
         let prefix = board.id.rawValue.prefix(24)
-        let events = try LegacyMigration.events(for: board, replica: replica) {
-            counter += 1
-            let tail = String(counter, radix: 16)
-            return TaskID(unchecked: prefix + String(repeating: "0", count: 12 - tail.count) + tail)
-        }
+        // The board's record first: the log alone says which board it is.
+        let events =
+            try [Event.boardRecord(board.id)]
+            + LegacyMigration.events(for: board, replica: replica) {
+                counter += 1
+                let tail = String(counter, radix: 16)
+                return TaskID(unchecked: prefix + String(repeating: "0", count: 12 - tail.count) + tail)
+            }
         board.schemaVersion = 2
         board.history = HistoryLog()
         // The same tasks (the migration's promise), with the heads only a fold knows.
@@ -326,8 +339,6 @@ public struct BoardStore: Sendable {
         return events
     }
 
-    /// Writes `board` over `target`, after reading back every task written afresh:
-    /// a board pm would refuse is never written.
     /// The log's size in bytes (0: none), a stat.
     func logSize(_ log: EventLogFile) throws -> Int {
         do {
@@ -337,6 +348,8 @@ public struct BoardStore: Sendable {
         }
     }
 
+    /// Writes `board` over `target`, after reading back every task written afresh:
+    /// a board pm would refuse is never written.
     func writeBoard(_ board: Board, to target: String, mode: UInt32) throws {
         guard let chunks = BoardEncoder.encodeCheckedChunks(board) else { throw PMError.unreadableWrite(path: target) }
         _ = try AtomicFileWriter(fileSystem: fileSystem).write(chunks, to: target, mode: mode)

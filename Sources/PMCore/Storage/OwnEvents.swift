@@ -21,11 +21,6 @@ extension BoardStore {
         return events.filter { $0.replica == replica }
     }
 
-    /// The size of the board's log file, 0 when there is none (a stat, nothing read).
-    public func logFileSize() throws -> Int {
-        try logSize(try eventLog())
-    }
-
     /// Makes this board the board `id` (`pm sync --join`): every task and
     /// change stays, only the id the board answers to changes, so the next
     /// sync merges it into the remote's board and publishes its changes.
@@ -39,5 +34,24 @@ extension BoardStore {
             try writeBoard(board, to: target, mode: current?.status.mode ?? 0o644)
             return old
         }
+    }
+}
+
+extension BoardStore {
+    /// The id of the log's line that ends at byte `length` (nil: none
+    /// there): what a sync remembers to tell, next time, that the log is
+    /// still the one it synced — not one put back from a backup.
+    public func eventID(endingAt length: Int) -> TaskID? {
+        guard length > 0, let log = try? eventLog(), let descriptor = try? fileSystem.openForReading(log.path) else {
+            return nil
+        }
+        defer { try? fileSystem.close(descriptor) }
+        let from = max(0, length - EventProblem.lineLimit - 1)
+        guard let bytes = try? fileSystem.read(descriptor, at: from, count: length - from), bytes.count == length - from,
+            bytes.last == 0x0A
+        else { return nil }
+        let start = bytes.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        guard start > 0 || from == 0 else { return nil }
+        return (try? EventCodec.decode(line: bytes[start..<(bytes.count - 1)]))?.id
     }
 }

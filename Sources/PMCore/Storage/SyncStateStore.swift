@@ -19,6 +19,9 @@ public struct SyncState: Equatable, Sendable {
     /// made here after it are waiting.
     public var syncedEvents = 0
     public var syncedLength = 0
+    /// The id of the log's line that ends there: a log put back from a
+    /// backup does not have it, and is then synced from its start.
+    public var syncedLast: String?
     /// For each replica (by id), the numbers of its segments on the remote
     /// that are already in the local log: a sync does not read them again.
     public var segments: [String: NumberSet] = [:]
@@ -69,6 +72,7 @@ public struct SyncStateStore: Sendable {
                     state.lastAttemptOffline = flag
                 case "syncedEvents": state.syncedEvents = max(0, try reader.readInt(field: key))
                 case "syncedLength": state.syncedLength = max(0, try reader.readInt(field: key))
+                case "syncedLast": state.syncedLast = try BoardDecoder.readString(&reader, field: key)
                 case "segments":
                     try reader.readObject { replica, reader in
                         guard let numbers = NumberSet(text: try BoardDecoder.readString(&reader, field: key)) else {
@@ -98,6 +102,7 @@ public struct SyncStateStore: Sendable {
             ("syncedLength", { $0.raw(String(state.syncedLength)) }),
         ]
         if let remote = state.remote { fields.append(("remote", { $0.string(remote) })) }
+        if let last = state.syncedLast { fields.append(("syncedLast", { $0.string(last) })) }
         if let kind = state.remoteKind { fields.append(("kind", { $0.string(kind) })) }
         if !state.segments.isEmpty {
             let segments = state.segments.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
