@@ -90,6 +90,21 @@ extension ProcessContext {
         return result
     }
 
+    /// A log put back from a backup while board.json stayed: the board goes
+    /// back to the log, keeping what only board.json held as new changes, and says so.
+    func recoverOlderLog() {
+        let now = environment.now()
+        let stamp = String(Timestamp.string(from: now).filter(\.isNumber).prefix(14))
+        guard
+            let recovery = try? store().recoverOlderLog(
+                replica: replica, author: environment.user, at: Timestamp.string(from: now), stamp: stamp,
+                makeID: { environment.makeID() })
+        else { return }
+        output.done = .changedBoard
+        let log = (try? store().eventLog().path) ?? environment.boardPath
+        output.errorLine(localizer.plural(.messageOlderLog, count: recovery.kept, shown(log), shown(recovery.copy)))
+    }
+
     /// Folds in sync tools' conflicted copies found beside the board, saying so.
     func mergeConflictedCopies() throws {
         let store = store()

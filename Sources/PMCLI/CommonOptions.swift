@@ -51,6 +51,7 @@ extension PMCommand {
     func run() throws {
         let context = try ProcessContext.live(boardOverride: common.board)
         do {
+            context.recoverOlderLog()
             try run(in: context)
         } catch {
             try? context.output.flush()

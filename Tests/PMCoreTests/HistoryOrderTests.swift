@@ -37,6 +37,21 @@ import Testing
         func history(_ limit: Int) throws -> [String] { try store.recentHistory(limit: limit).map(\.title) }
     }
 
+    /// Two copies adding a task every other minute each, interleaved, for
+    /// `minutes`; then the first takes the second's events.
+    static func apart(minutes: Int) throws -> (a: Copy, b: Copy, board: TaskID) {
+        let ids = CountingIDs()
+        let board = ids.make()
+        let a = Copy(replica: ids.make())
+        let b = Copy(replica: ids.make())
+        for minute in stride(from: 0, to: minutes, by: 2) {
+            try a.add("A \(minute)", minute: minute, ids: ids, board: board)
+            try b.add("B \(minute + 1)", minute: minute + 1, ids: ids, board: board)
+        }
+        try a.take(b, board: board)
+        return (a, b, board)
+    }
+
     /// All events of `copies`, newest first in merge order: what history must show.
     static func expected(_ copies: [Copy], _ limit: Int) -> [String] {
         var all: [TaskID: Event] = [:]
@@ -48,15 +63,7 @@ import Testing
     /// log has the other's events after its own, yet both show the same
     /// history, interleaved by time.
     @Test func twoCopiesShowOneHistoryInTimeOrder() throws {
-        let ids = CountingIDs()
-        let board = ids.make()
-        let a = Copy(replica: ids.make())
-        let b = Copy(replica: ids.make())
-        for minute in stride(from: 0, to: 600, by: 2) {
-            try a.add("A \(minute)", minute: minute, ids: ids, board: board)
-            try b.add("B \(minute + 1)", minute: minute + 1, ids: ids, board: board)
-        }
-        try a.take(b, board: board)
+        let (a, b, board) = try Self.apart(minutes: 600)
         try b.take(a, board: board)
         for limit in [1, 5, 40, 700] {
             let expected = Self.expected([a, b], limit)
@@ -120,15 +127,7 @@ import Testing
     /// The marks only make history fast: without them, or with a damaged
     /// or stale file, the order is the same (the log is read to its start).
     @Test func missingOrDamagedMarksCostSpeedNotOrder() throws {
-        let ids = CountingIDs()
-        let board = ids.make()
-        let a = Copy(replica: ids.make())
-        let b = Copy(replica: ids.make())
-        for minute in stride(from: 0, to: 60, by: 2) {
-            try a.add("A \(minute)", minute: minute, ids: ids, board: board)
-            try b.add("B \(minute + 1)", minute: minute + 1, ids: ids, board: board)
-        }
-        try a.take(b, board: board)
+        let (a, b, _) = try Self.apart(minutes: 60)
         let marks = HistoryMarks.path(ofLog: try a.store.eventLog().path)
         #expect(FileManager.default.fileExists(atPath: marks))
         let expected = Self.expected([a, b], 7)

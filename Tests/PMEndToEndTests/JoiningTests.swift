@@ -160,6 +160,16 @@ import Testing
 @Suite struct BoardIdentityTests {
     typealias Copy = SyncEndToEndTests.Copy
 
+    /// Two copies of a board on a folder remote, the real clock.
+    static func pair(language: String = "en_US.UTF-8") throws -> (pm: PMBinary, me: Copy, other: Copy) {
+        var pm = PMBinary(language: language)
+        pm.environment["PM_NOW"] = nil
+        let me = Copy(pm: pm, board: pm.home.file("me/board.json"), user: "camille")
+        let other = Copy(pm: pm, board: pm.home.file("other/board.json"), user: "ji-woo")
+        for person in [me, other] { #expect(try person.run(["remote", "add", pm.home.file("share")]).status == 0) }
+        return (pm, me, other)
+    }
+
     static func boardID(_ copy: Copy) -> String? {
         guard let data = copy.bytes, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             return nil
@@ -169,12 +179,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func aLostBoardFileComesBackAsTheSameBoard(olderLog: Bool) throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let me = Copy(pm: pm, board: pm.home.file("me/board.json"), user: "camille")
-        let other = Copy(pm: pm, board: pm.home.file("other/board.json"), user: "ji-woo")
-        for person in [me, other] { #expect(try person.run(["remote", "add", share]).status == 0) }
+        let (pm, me, other) = try Self.pair()
         try me.run(["add", "Before"])
         #expect(try me.run(["sync"]).status == 0)
         #expect(try other.run(["sync"]).status == 0)
@@ -210,6 +215,44 @@ import Testing
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(try other.run(["sync"]).status == 0)
         #expect(try other.run(["list", "--json"]).stdout.contains("Synced after"))
+        #expect(me.bytes == other.bytes)
+    }
+}
+
+extension BoardIdentityTests {
+    /// Only the log put back from a backup (an earlier pm: every command
+    /// exit 65, "truncated?"): the board goes back to the log, what only
+    /// board.json still held is kept as new changes and said, board.json as
+    /// it was is kept beside it, and the other copies get the same board.
+    @Test(arguments: ["en_US.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"])
+    func aLogPutBackFromABackupIsGoneBackToKeepingWhatTheBoardHeld(language: String) throws {
+        let (pm, me, other) = try Self.pair(language: language)
+        try me.run(["add", "Kept from the start"])
+        let renamed = try me.id(["add", "To be renamed"])
+        #expect(try me.run(["sync"]).status == 0)
+        let log = pm.home.file("me/board.events.jsonl")
+        let backup = try Data(contentsOf: URL(fileURLWithPath: log))
+        try me.run(["add", "Made after the backup"])
+        try me.run(["edit", renamed, "--title", "Renamed after the backup"])
+        try me.run(["move", renamed, "done"])
+        let gone = try me.id(["add", "Added and removed after"])
+        try me.run(["delete", gone])
+        let before = try JoiningTests.tasks(me)
+        try backup.write(to: URL(fileURLWithPath: log))
+        let list = try me.run(["list", "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stderr.contains(log) && list.stderr.contains("before-log-restore"), "said: \(list.stderr)")
+        #expect(try JoiningTests.tasks(me) == before, "what the board held is kept")
+        for command in [["history"], ["status"], ["add", "And on"]] {
+            #expect(try me.run(command).status == 0, "\(command)")
+        }
+        let copies = try FileManager.default.contentsOfDirectory(atPath: pm.home.file("me")).filter {
+            $0.contains("before-log-restore")
+        }
+        #expect(copies.count == 1, "board.json as it was, kept: \(copies)")
+        #expect(try me.run(["sync"]).status == 0)
+        #expect(try other.run(["sync"]).status == 0)
+        #expect(try JoiningTests.tasks(other) == JoiningTests.tasks(me))
         #expect(me.bytes == other.bytes)
     }
 }

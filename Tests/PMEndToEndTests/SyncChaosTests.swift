@@ -10,8 +10,8 @@ import Testing
 /// copies of one board over a bare repository, a `git daemon` on loopback
 /// or a folder; random changes, undos and syncs with clocks ten minutes
 /// apart; remote outages; `kill -9` of syncs and of changes; syncs at the
-/// same moment; a copy put back from an old backup; conflicted copies on
-/// the remote. After healing, every board is the same bytes, every change
+/// same moment; a copy put back from an old backup (whole, or only its
+/// log); conflicted copies on the remote. After healing, every board is the same bytes, every change
 /// that exited 0 is there (shown, in conflicts, or in the history of a
 /// change that replaced it), no task comes from nowhere, and nothing
 /// crashed or hung.
@@ -248,16 +248,19 @@ import Testing
             case 94..<97:
                 // Put back from the old backup: what it made since and never synced is the user's to lose.
                 guard let backup = person.backup else { continue }
-                lostByRestore.formUnion(person.unsynced.subtracting(backup.unsynced))
-                lostByRestore.formUnion(backup.unsynced.intersection(person.unsynced))
-                for path in person.files {
+                // The whole board, or (as a backup tool that missed a file would) only its log.
+                // (Only the log: what the board held is kept, as it then stood; what
+                // was replaced in between and never synced is the user's to lose.)
+                let onlyLog = Bool.random(using: &random)
+                lostByRestore.formUnion(person.unsynced)
+                for path in person.files where !onlyLog || path.hasSuffix(".events.jsonl") {
                     if let bytes = backup.files[path] {
                         try bytes.write(to: URL(fileURLWithPath: path))
                     } else {
                         try? FileManager.default.removeItem(atPath: path)
                     }
                 }
-                person.unsynced = backup.unsynced
+                if !onlyLog { person.unsynced = backup.unsynced }
             default:
                 // A sync tool's conflicted copy of a file on the remote.
                 guard remoteKind == .folder, online else { continue }

@@ -131,14 +131,7 @@ public struct BoardStore: Sendable {
             let before = board.tasks
             let position = board.log
             let result = try change(&board)
-            var clock = board.log.clock
-            let events = board.history.appended.map { entry -> Event in
-                let ms = Int64(Timestamp.milliseconds(of: entry.at) ?? 0)
-                clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))
-                return Event(
-                    change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID),
-                    replica: replica, clock: clock ?? HybridClock(milliseconds: ms))
-            }
+            let events = Self.events(of: board, before: before, replica: replica)
             guard let last = events.last else { return result }
             // What this user does, every other copy accepts: the same gate.
             // (Its clock is this copy's own: no later than itself.)
@@ -186,6 +179,19 @@ public struct BoardStore: Sendable {
             if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
             UntilExit.keep((board, before))
             return result
+        }
+    }
+
+    /// The events of the changes `board` has made since it stood at `before`,
+    /// each with the next tick of the board's clock.
+    static func events(of board: Board, before: [BoardTask], replica: TaskID) -> [Event] {
+        var clock = board.log.clock
+        return board.history.appended.map { entry -> Event in
+            let ms = Int64(Timestamp.milliseconds(of: entry.at) ?? 0)
+            clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))
+            return Event(
+                change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID),
+                replica: replica, clock: clock ?? HybridClock(milliseconds: ms))
         }
     }
 

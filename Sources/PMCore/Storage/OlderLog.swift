@@ -1,0 +1,105 @@
+/// A log put back from a backup while `board.json` stayed (issue 20): the
+/// log is the truth, so the board goes back to it — and what only
+/// `board.json` still holds (tasks added, changed or removed since the
+/// backup) is made again as new changes of this copy, so nothing the
+/// person saw is lost. `board.json` as it was is kept beside it.
+extension BoardStore {
+    /// What a recovery did: how many tasks it kept from `board.json`, and
+    /// where that file is kept as it was.
+    public struct OlderLogRecovery: Equatable, Sendable {
+        public var kept: Int
+        public var copy: String
+    }
+
+    /// Whether the log is shorter than `board.json` says it is (a prefix of
+    /// the board file and a stat: cheap enough for every command).
+    func logIsBehindBoard(_ target: String, log: EventLogFile) -> Bool {
+        guard let descriptor = try? fileSystem.openForReading(target) else { return false }
+        defer { try? fileSystem.close(descriptor) }
+        guard let prefix = try? fileSystem.read(descriptor, at: 0, count: 4096),
+            let length = Self.logLength(inPrefix: prefix), length > 0,
+            let size = try? logSize(log), size > 0
+        else { return false }
+        return size < length
+    }
+
+    /// The `log.length` a board file's first bytes give (pm writes `id`,
+    /// then `log`, at its top).
+    static func logLength(inPrefix bytes: [UInt8]) -> Int? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let log = text.firstRange(of: "\"log\""), let key = text[log.upperBound...].firstRange(of: "\"length\"") else {
+            return nil
+        }
+        let digits = text[key.upperBound...].drop { $0 == ":" || $0 == " " }.prefix { $0.isASCII && $0.isNumber }
+        return Int(digits)
+    }
+
+    /// Goes back to a log older than `board.json`, keeping what only the
+    /// board file holds as new changes by `author` at `time`; nil when the
+    /// log is not older.
+    public func recoverOlderLog(
+        replica: TaskID, author: String, at time: String, stamp: String, makeID: () -> TaskID
+    ) throws -> OlderLogRecovery? {
+        let path = try targetPath()
+        guard logIsBehindBoard(path, log: eventLog(of: path)) else { return nil }
+        return try withLock { lock, target in
+            let log = eventLog(of: target)
+            guard let current = try read(target), current.board.schemaVersion == Board.currentSchemaVersion,
+                try log.exists(), try logSize(log) < current.board.log.length
+            else { return nil }
+            let kept = current.board
+            // The board file as it was, never lost.
+            let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".before-log-restore-" + stamp + ".json"
+            _ = try AtomicFileWriter(fileSystem: fileSystem).write(
+                [try fileSystem.readFile(target)[...]], to: copy, mode: current.status.mode)
+            var board = Board(id: kept.id)
+            try refold(&board, log: log)
+            let before = board.tasks
+            let position = board.log
+            var changed = Set<TaskID>()
+            // Tasks and their text first, then the columns: one event a task each time.
+            for task in kept.tasks {
+                if let now = board.task(task.id) {
+                    var edit = Board.Edit()
+                    if now.title != task.title { edit.title = task.title }
+                    if now.body != task.body { edit.body = task.body }
+                    if now.due != task.due { edit.due = .some(task.due) }
+                    if edit.title != nil || edit.body != nil || edit.due != nil {
+                        _ = try board.edit(task.id, edit, eventID: makeID(), by: author, at: time)
+                        changed.insert(task.id)
+                    }
+                } else {
+                    _ = try board.add(
+                        title: task.title, body: task.body, due: task.due, id: task.id, eventID: makeID(), by: author, at: time)
+                    changed.insert(task.id)
+                }
+            }
+            for task in before where kept.task(task.id) == nil {
+                _ = try board.delete(task.id, eventID: makeID(), by: author, at: time)
+                changed.insert(task.id)
+            }
+            var events = Self.events(of: board, before: before, replica: replica)
+            let middle = board.tasks
+            board.history = HistoryLog()
+            board.log.clock = events.last?.clock ?? board.log.clock
+            for task in kept.tasks where board.task(task.id).map({ $0.state != task.state }) == true {
+                _ = try board.move(task.id, to: task.state, eventID: makeID(), by: author, at: time)
+                changed.insert(task.id)
+            }
+            events += Self.events(of: board, before: middle, replica: replica)
+            let record = recordNeeded(log, board: board.id, at: position.length)
+            let end = try log.append(record + events)
+            noteRecorded(log, from: position.length, mode: current.status.mode)
+            var tasks = before
+            if FoldedTasks.apply(events, to: &tasks, last: position.order), let last = events.last {
+                board.tasks = tasks
+                board.log = LogPosition(events: position.events + record.count + events.count, length: end, newest: last)
+            } else {
+                try refold(&board, log: log)
+            }
+            board.history = HistoryLog()
+            if lock.stillHeld() { try writeBoard(board, to: target, mode: current.status.mode) }
+            return OlderLogRecovery(kept: changed.count, copy: copy)
+        }
+    }
+}
