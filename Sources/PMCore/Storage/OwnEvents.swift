@@ -46,12 +46,15 @@ extension BoardStore {
             return nil
         }
         defer { try? fileSystem.close(descriptor) }
-        let from = max(0, length - EventProblem.lineLimit - 1)
-        guard let bytes = try? fileSystem.read(descriptor, at: from, count: length - from), bytes.count == length - from,
-            bytes.last == 0x0A
-        else { return nil }
-        let start = bytes.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-        guard start > 0 || from == 0 else { return nil }
-        return (try? EventCodec.decode(line: bytes[start..<(bytes.count - 1)]))?.id
+        // A line is rarely longer than 64 KB: read more only for one that is.
+        for window in [65_536, EventProblem.lineLimit + 1] {
+            let from = max(0, length - window)
+            guard let bytes = try? fileSystem.read(descriptor, at: from, count: length - from), bytes.count == length - from,
+                bytes.last == 0x0A
+            else { return nil }
+            guard let newline = bytes.dropLast().lastIndex(of: 0x0A) ?? (from == 0 ? -1 : nil) else { continue }
+            return (try? EventCodec.decode(line: bytes[(newline + 1)..<(bytes.count - 1)]))?.id
+        }
+        return nil
     }
 }
