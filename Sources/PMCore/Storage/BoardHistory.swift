@@ -96,10 +96,11 @@ extension BoardStore {
     }
 
     /// Before a write appends at `start`: the board's record, when the log
-    /// does not hold it yet (searched for once, then remembered in the marks).
-    func recordNeeded(_ log: EventLogFile, board: TaskID, at start: Int) -> [Event] {
+    /// does not hold it yet (searched for once, then remembered in the
+    /// marks); nil when the marks already say it is there (nothing to note).
+    func recordNeeded(_ log: EventLogFile, board: TaskID, at start: Int) -> [Event]? {
         let marks = HistoryMarks.load(marksPath(log), logLength: start, fileSystem: fileSystem)
-        if marks?.recorded == true { return [] }
+        if marks?.recorded == true { return nil }
         if start > 0, ((try? log.recordedBoard()) ?? nil) != nil { return [] }
         return [Event.boardRecord(board)]
     }

@@ -90,6 +90,7 @@ extension BoardStore {
             }
             let end: Int
             var record: [Event] = []
+            var note = true
             let mode = current?.status.mode ?? 0o644
             if let rebuilt {
                 let bytes = (rebuilt + fresh).flatMap(EventCodec.line)
@@ -98,13 +99,15 @@ extension BoardStore {
                 end = bytes.count
             } else {
                 let start = index.committedLength
-                record = recordNeeded(log, board: board.id, at: start)
+                let needed = recordNeeded(log, board: board.id, at: start)
+                record = needed ?? []
+                note = needed != nil
                 let length = (record + fresh).reduce(0) { $0 + EventCodec.line($1).count }
                 recordMerged(log, start: start, end: start + length, bound: board.log.order, mode: mode)
                 if current == nil { try writeBoard(Board(id: board.id), to: target, mode: 0o644) }
                 end = try log.append(record + fresh)
             }
-            noteRecorded(log, from: index.committedLength, mode: mode)
+            if note { noteRecorded(log, from: index.committedLength, mode: mode) }
             // Committed. Fresh events after everything the board holds fold in
             // place; any earlier one makes the whole log fold again.
             var tasks = board.tasks

@@ -143,6 +143,7 @@ public struct BoardStore: Sendable {
             try beforeSave(board)
             let end: Int
             var record: [Event] = []
+            var note = true
             let mode = current?.status.mode ?? 0o644
             if let rebuilt {
                 let bytes = (rebuilt + events).flatMap(EventCodec.line)
@@ -150,7 +151,9 @@ public struct BoardStore: Sendable {
                 _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
                 end = bytes.count
             } else {
-                record = recordNeeded(log, board: board.id, at: position.length)
+                let needed = recordNeeded(log, board: board.id, at: position.length)
+                record = needed ?? []
+                note = needed != nil
                 if current == nil {
                     // A new board's file comes first, so its id is fixed before any event.
                     var unchanged = board
@@ -159,7 +162,7 @@ public struct BoardStore: Sendable {
                 }
                 end = try log.append(record + events)
             }
-            noteRecorded(log, from: position.length, mode: mode)
+            if note { noteRecorded(log, from: position.length, mode: mode) }
             // The board is the fold of its events, by the same rules as a merge.
             var tasks = before
             if FoldedTasks.apply(events, to: &tasks, last: position.order) {

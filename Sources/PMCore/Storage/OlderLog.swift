@@ -87,9 +87,10 @@ extension BoardStore {
                 changed.insert(task.id)
             }
             events += Self.events(of: board, before: middle, replica: replica)
-            let record = recordNeeded(log, board: board.id, at: position.length)
+            let needed = recordNeeded(log, board: board.id, at: position.length)
+            let record = needed ?? []
             let end = try log.append(record + events)
-            noteRecorded(log, from: position.length, mode: current.status.mode)
+            if needed != nil { noteRecorded(log, from: position.length, mode: current.status.mode) }
             var tasks = before
             if FoldedTasks.apply(events, to: &tasks, last: position.order), let last = events.last {
                 board.tasks = tasks
