@@ -13,7 +13,10 @@ let package = Package(
         .executable(name: "pm", targets: ["pm"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Ed25519 for the signature each replica puts on its events, so that
+        // a copy can forward a teammate's changes and nobody can forge them.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // System ICU (libicu-dev). Debian renames every entry point by macro
@@ -32,7 +35,9 @@ let package = Package(
             dependencies: ["PMICU"],
             plugins: [.plugin(name: "EmbedTablesPlugin")]
         ),
-        .target(name: "PMCore", dependencies: ["PMICU"], swiftSettings: optimizedEvenInDebug),
+        // Signatures over bytes (Ed25519, SHA-256): swift-crypto's types stay in here.
+        .target(name: "PMSign", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "PMCore", dependencies: ["PMICU", "PMSign"], swiftSettings: optimizedEvenInDebug),
         // Remotes (a folder, git through the git command): transports only;
         // the merge rules stay in PMCore.
         .target(name: "PMSync", dependencies: ["PMCore"]),

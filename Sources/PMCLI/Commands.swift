@@ -43,9 +43,30 @@ extension ProcessContext {
         return Board(id: environment.makeID())
     }
 
-    /// This machine's, this user's replica of the board at this context's path.
-    var replica: TaskID {
+    /// This machine's, this user's replica of the board at this context's
+    /// path: the one its key makes, or (no key yet) the name-based id
+    /// replicas had before keys. Reading never makes a key.
+    var replica: TaskID { keyStore().existing()?.replica ?? formerReplica }
+
+    /// The name-based id this copy had before it signed its events: what it
+    /// made under it is still its own to publish.
+    var formerReplica: TaskID {
         BoardStore.replicaID(host: PosixFileSystem().hostName, user: environment.user, boardKey: boardKey())
+    }
+
+    /// Where this copy's signing key is kept.
+    func keyStore() -> ReplicaKeyStore {
+        ReplicaKeyStore(
+            stateDirectory: environment.stateDirectory, host: PosixFileSystem().hostName, boardKey: boardKey(),
+            user: environment.user)
+    }
+
+    /// The store, signing with this copy's key (made now if it has none),
+    /// and the replica its events claim.
+    func signingStore() -> (store: BoardStore, replica: TaskID) {
+        var store = store()
+        store.signer = keyStore().signer()
+        return (store, store.signer?.replica ?? formerReplica)
     }
 
     /// This user's undo store for a board at this context's path.
@@ -62,7 +83,7 @@ extension ProcessContext {
     private func updateWithUndo<Result>(_ body: (inout Board, UndoState) throws -> (Result, UndoStep?)) throws -> Result {
         var pending: (store: UndoStore, stored: UndoStore.Stored)?
         var changed: (id: TaskID, tasks: [BoardTask])?
-        let store = store()
+        let (store, replica) = signingStore()
         try mergeConflictedCopies()
         let log = try store.eventLog()
         let existed = boardFileExists()
@@ -95,20 +116,22 @@ extension ProcessContext {
     func recoverOlderLog() {
         let now = environment.now()
         let stamp = String(Timestamp.string(from: now).filter(\.isNumber).prefix(14))
+        guard store().olderLogNeedsRecovery() else { return }
+        let (store, replica) = signingStore()
         guard
-            let recovery = try? store().recoverOlderLog(
+            let recovery = try? store.recoverOlderLog(
                 replica: replica, author: environment.user, at: Timestamp.string(from: now), stamp: stamp,
                 makeID: { environment.makeID() })
         else { return }
         output.done = .changedBoard
-        let log = (try? store().eventLog().path) ?? environment.boardPath
+        let log = (try? store.eventLog().path) ?? environment.boardPath
         output.errorLine(localizer.plural(.messageOlderLog, count: recovery.kept, shown(log), shown(recovery.copy)))
     }
 
     /// Folds in sync tools' conflicted copies found beside the board, saying so.
     func mergeConflictedCopies() throws {
-        let store = store()
-        guard try !store.conflictedCopies().isEmpty else { return }
+        guard try !store().conflictedCopies().isEmpty else { return }
+        let (store, replica) = signingStore()
         let now = Int64(environment.now().timeIntervalSince1970 * 1000)
         for copy in try store.mergeConflictedCopies(newBoardID: environment.makeID(), replica: replica, now: now) {
             let key: L10nPluralKey = copy.movedAside ? .mergeConflictedCopy : .mergeConflictedCopyKept

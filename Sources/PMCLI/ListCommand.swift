@@ -65,7 +65,7 @@ struct List: PMCommand {
     /// One line from the last sync when a remote is set (no network).
     static func syncSummary(_ context: ProcessContext, style: TextStyle) -> String? {
         guard let state = try? context.syncState().load(), let remote = state.remote else { return nil }
-        let waiting = (try? context.syncer(context.remoteTarget(remote, kind: state.remoteKind)).waiting()) ?? 0
+        let waiting = (try? context.syncer(context.remoteTarget(remote, kind: state.remoteKind), signing: false).waiting()) ?? 0
         let l = context.localizer
         var line =
             state.lastSync.map { l.plural(.listSync, count: waiting, .text(style.dateTime($0))) }

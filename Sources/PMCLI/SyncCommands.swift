@@ -21,8 +21,9 @@ struct Merge: PMCommand {
         for file in files {
             var copy = try OtherCopy.read(file, budget: &budget)
             copy.quarantine { gate.admit($0, replica: nil) }
-            let added = try context.store().merge(
-                copy.events, boardID: copy.boardID, newBoardID: context.environment.makeID(), replica: context.replica,
+            let (store, replica) = context.signingStore()
+            let added = try store.merge(
+                copy.events, boardID: copy.boardID, newBoardID: context.environment.makeID(), replica: replica,
                 source: file)
             if added > 0 { context.output.done = .changedBoard }
             context.output.line(context.localizer.plural(.mergeDone, count: added, .text(TextSafety.escaped(file))))
@@ -77,10 +78,14 @@ extension ProcessContext {
         }
     }
 
-    func syncer(_ target: RemoteTarget) -> Syncer {
+    /// The sync of this copy with `target`; `signing`: it may change the
+    /// board (a sync, not a look at what waits), so its key is made if needed.
+    func syncer(_ target: RemoteTarget, signing: Bool = true) -> Syncer {
         let env = environment
+        let (store, replica) = signing ? signingStore() : (store(), replica)
         return Syncer(
-            store: store(), state: syncState(), transport: transport(for: target), replica: replica,
+            store: store, state: syncState(), transport: transport(for: target), replica: replica,
+            former: replica == formerReplica ? [] : [formerReplica],
             now: {
                 let date = env.now()
                 return (Int64(date.timeIntervalSince1970 * 1000), Timestamp.string(from: date))
@@ -111,8 +116,9 @@ extension ProcessContext {
                 }
             }
             output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
+            if report.forwarded > 0 { output.line(localizer.plural(.syncForwarded, count: report.forwarded, .text(name))) }
         } catch SyncError.unreachable {
-            let waiting = (try? syncer(target).waiting()) ?? 0
+            let waiting = (try? syncer(target, signing: false).waiting()) ?? 0
             throw CLIError.message(localizer.plural(.syncOffline, count: waiting, .text(name)), .locked)
         } catch SyncError.badRemote(_, let detail) {
             throw CLIError.message(localizer.string(.errorBadRemote, .text(name), .text(TextSafety.escaped(detail))), .badData)
@@ -249,7 +255,7 @@ struct Status: PMCommand {
         let state = try context.syncState().load()
         let target = state.remote.map { context.remoteTarget($0, kind: state.remoteKind) }
         let reachable = target.map { context.transport(for: $0).reachable() }
-        let waiting = try target.map { try context.syncer($0).waiting() } ?? 0
+        let waiting = try target.map { try context.syncer($0, signing: false).waiting() } ?? 0
         let counts = TaskState.allCases.map { state in board.tasks.filter { $0.state == state }.count }
         let overdue = board.tasks.filter { $0.isOverdue(today: today) }.count
         let conflicted = board.tasks.filter { !$0.conflicts.isEmpty }

@@ -360,6 +360,7 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case syncOtherBoard = "sync.otherBoard"
     case syncOtherBoardChanged = "sync.otherBoardChanged"
     case syncJoined = "sync.joined"
+    case syncForwarded = "sync.forwarded"
     case messageOlderLog = "message.olderLog"
     case listSync = "list.sync"
     case listSyncNever = "list.syncNever"

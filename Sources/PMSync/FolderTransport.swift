@@ -45,6 +45,11 @@ public struct FolderTransport: Transport {
         } catch {}
         var budget = Self.listingLimit
         list(events, as: "events", depth: 0, into: &snapshot, budget: &budget)
+        // Forwarded events, in a real folder only (anything else there is not read).
+        let forwarded = path + "/" + RemoteLayout.forwardedFolder
+        if status(forwarded)?.kind == .directory {
+            list(forwarded, as: RemoteLayout.forwardedFolder, depth: 0, into: &snapshot, budget: &budget)
+        }
         return snapshot
     }
 
@@ -80,7 +85,7 @@ public struct FolderTransport: Transport {
 
     public func publish(_ files: [RemoteFile], aside: [String], message: String) throws {
         guard isThere else { throw SyncError.unreachable(target: path, detail: "") }
-        for directory in ["events", "aside"] {
+        for directory in ["events", "aside", RemoteLayout.forwardedFolder] {
             if let status = status(path + "/" + directory), status.kind != .directory {
                 throw SyncError.badRemote(target: path, detail: directory)
             }

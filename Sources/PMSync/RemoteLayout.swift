@@ -11,7 +11,24 @@ import PMCore
 /// `events/<replica>.jsonl` at every sync; such files are still read.
 /// Anything else that ends in `.jsonl` and starts with a replica's id (or
 /// lies in its folder) is a sync tool's conflicted copy: read, then set aside.
+///
+/// `forwarded/<replica>/…` holds, in segments of the same shape, other
+/// replicas' events that this replica passes on: those that reached it by a
+/// side path (`pm merge`, a conflicted copy) and that the remote lacks. Each
+/// must carry its own replica's signature (``EventSeal``): forwarding never
+/// lets a copy speak for another. Older pm does not look there.
 enum RemoteLayout {
+    /// A file's place: whose it is, what it is, and whether it forwards.
+    struct Entry: Equatable {
+        var replica: TaskID
+        var kind: Kind
+        /// In `forwarded/`: any signed replica's events, passed on by `replica`.
+        var forwarded = false
+
+        /// The key of its segments in the sync state.
+        var key: String { (forwarded ? forwardedFolder + "/" : "") + replica.rawValue }
+    }
+
     enum Kind: Equatable {
         /// `events/<replica>.jsonl`, written whole by older pm.
         case whole
@@ -26,16 +43,21 @@ enum RemoteLayout {
     /// Most digits read (a larger number names no segment pm writes).
     static let maximumDigits = 12
 
-    /// The replica a file in `events/` belongs to, and what it is; nil for
-    /// a file that names no replica (not read).
-    static func classify(_ name: String) -> (replica: TaskID, kind: Kind)? {
-        guard name.hasPrefix("events/"), name.hasSuffix(".jsonl") else { return nil }
-        let path = name.dropFirst("events/".count).dropLast(".jsonl".count)
+    /// The folder of forwarded events.
+    static let forwardedFolder = "forwarded"
+
+    /// The replica a file in `events/` or `forwarded/` belongs to, and what
+    /// it is; nil for a file that names no replica (not read).
+    static func classify(_ name: String) -> Entry? {
+        let forwarded = name.hasPrefix(forwardedFolder + "/")
+        guard forwarded || name.hasPrefix("events/"), name.hasSuffix(".jsonl") else { return nil }
+        let path = name.dropFirst(forwarded ? forwardedFolder.count + 1 : "events/".count).dropLast(".jsonl".count)
         guard let replica = TaskID(String(path.prefix(36))) else { return nil }
         let rest = path.dropFirst(36)
-        if rest.isEmpty { return (replica, .whole) }
-        guard rest.first == "/" else { return (replica, .copy) }
-        return (replica, number(rest.dropFirst()).map(Kind.segment) ?? .copy)
+        // Older pm's whole file has no forwarded form: any other name is a copy.
+        if rest.isEmpty { return Entry(replica: replica, kind: forwarded ? .copy : .whole, forwarded: forwarded) }
+        guard rest.first == "/" else { return Entry(replica: replica, kind: .copy, forwarded: forwarded) }
+        return Entry(replica: replica, kind: number(rest.dropFirst()).map(Kind.segment) ?? .copy, forwarded: forwarded)
     }
 
     /// The number a segment path (`0/2/a`) spells: every folder one
@@ -50,10 +72,11 @@ enum RemoteLayout {
         return value
     }
 
-    /// The name of `replica`'s segment `number`.
-    static func segment(_ replica: TaskID, _ number: Int) -> String {
+    /// The name of `replica`'s segment `number` (of its forwarded events: `forwarded`).
+    static func segment(_ replica: TaskID, _ number: Int, forwarded: Bool = false) -> String {
         let hex = String(number, radix: 16)
         let padded = String(repeating: "0", count: max(0, digits - hex.count)) + hex
-        return "events/" + replica.rawValue + "/" + padded.map(String.init).joined(separator: "/") + ".jsonl"
+        return (forwarded ? forwardedFolder : "events") + "/" + replica.rawValue + "/"
+            + padded.map(String.init).joined(separator: "/") + ".jsonl"
     }
 }

@@ -14,19 +14,24 @@ public struct Syncer: Sendable {
     public let store: BoardStore
     public let state: SyncStateStore
     public let transport: Transport
+    /// The replica this copy's new events claim.
     public let replica: TaskID
+    /// Ids this copy had before (its name-based id, before it signed): what
+    /// it made under them is still its own to publish, in their own files.
+    public let former: [TaskID]
     /// This machine's clock, in milliseconds, and as ISO 8601 for the state file.
     public let now: @Sendable () -> (milliseconds: Int64, iso: String)
     public let makeID: @Sendable () -> TaskID
 
     public init(
-        store: BoardStore, state: SyncStateStore, transport: Transport, replica: TaskID,
+        store: BoardStore, state: SyncStateStore, transport: Transport, replica: TaskID, former: [TaskID] = [],
         now: @escaping @Sendable () -> (milliseconds: Int64, iso: String), makeID: @escaping @Sendable () -> TaskID
     ) {
         self.store = store
         self.state = state
         self.transport = transport
         self.replica = replica
+        self.former = former.filter { $0 != replica }
         self.now = now
         self.makeID = makeID
     }
@@ -36,6 +41,8 @@ public struct Syncer: Sendable {
         /// Events new here, and this replica's events the remote did not have.
         public var received = 0
         public var sent = 0
+        /// Other replicas' events passed on (they reached this copy by a side path).
+        public var forwarded = 0
         /// Files with lines left out: name, count, first line.
         public var skipped: [(file: String, count: Int, firstLine: Int)] = []
         /// Conflicted copies merged and moved aside.
@@ -48,7 +55,7 @@ public struct Syncer: Sendable {
         public var stoppedAtLongLine: [String] = []
 
         public static func == (a: Report, b: Report) -> Bool {
-            a.received == b.received && a.sent == b.sent && a.setAside == b.setAside
+            a.received == b.received && a.sent == b.sent && a.forwarded == b.forwarded && a.setAside == b.setAside
                 && a.skipped.map(\.file) == b.skipped.map(\.file) && a.ignored == b.ignored
                 && a.cut.map(\.file) == b.cut.map(\.file)
         }
@@ -67,10 +74,11 @@ public struct Syncer: Sendable {
         if saved.syncedLength > 0, store.eventID(endingAt: saved.syncedLength)?.rawValue != saved.syncedLast {
             (saved.segments, saved.syncedEvents, saved.syncedLength) = ([:], 0, 0)
         }
+        var used: [String: Int] = [:]
         do {
             for _ in 0..<6 {
                 do {
-                    let (report, extent, segments) = try attempt(saved)
+                    let (report, extent, segments) = try attempt(saved, used: used)
                     saved.lastSync = now().iso
                     saved.lastAttempt = saved.lastSync
                     saved.lastAttemptOffline = false
@@ -81,6 +89,13 @@ public struct Syncer: Sendable {
                     return report
                 } catch SyncError.rejected {
                     continue  // someone published first: fetch their events and go again
+                } catch Restart.remoteLost {
+                    // The remote lost files of this copy's (put back from a
+                    // backup): everything is read again, and what it lacks sent
+                    // again — under new numbers (a copy that read a lost
+                    // segment never reads its number again).
+                    for (key, numbers) in saved.segments { used[key] = max(used[key] ?? 0, numbers.max ?? 0) }
+                    (saved.segments, saved.syncedEvents, saved.syncedLength) = ([:], 0, 0)
                 }
             }
             throw SyncError.unreachable(target: transport.description, detail: "")
@@ -94,71 +109,53 @@ public struct Syncer: Sendable {
         }
     }
 
+    /// A round that must start again from nothing known.
+    private enum Restart: Error { case remoteLost }
+
+    /// This copy's ids: its own and its former ones.
+    private var own: [TaskID] { [replica] + former }
+
     /// One round; returns what it did, the log's extent the remote now has,
     /// and the segments the local log now holds.
-    private func attempt(_ saved: SyncState) throws -> (Report, (Int, Int), [String: NumberSet]) {
+    /// - Parameter used: the highest segment number each key had before a restart.
+    private func attempt(_ saved: SyncState, used: [String: Int]) throws -> (Report, (Int, Int), [String: NumberSet]) {
         var report = Report()
         let snapshot = try transport.fetch()
-        var incoming: [Event] = []
-        // This replica's events the remote holds (of what was read now), and
-        // its segments there.
-        var ownRemoteIDs = Set<TaskID>()
-        var ownListed = NumberSet()
-        var known = saved.segments
-        var read: [(replica: String, number: Int)] = []
-        var gate = EventGate(now: now().milliseconds)
-        var budget = OtherCopy.totalBytes
-        report.cut += snapshot.unlisted.map { ($0, 0) }
+        let entries = snapshot.files.compactMap { file in RemoteLayout.classify(file.name).map { (file, $0) } }
+        report.ignored += snapshot.files.filter { RemoteLayout.classify($0.name) == nil }.map(\.name)
+        // What this copy published: each of its ids' segments, and its forwarded ones.
+        var listed: [String: NumberSet] = [:]
+        for (_, entry) in entries where own.contains(entry.replica) {
+            if case .segment(let number) = entry.kind { listed[entry.key, default: NumberSet()].insert(number) }
+        }
+        let mine = own.map(\.rawValue) + [RemoteLayout.forwardedFolder + "/" + replica.rawValue]
+        // (A listing cut short by its limit proves nothing lost.)
+        if snapshot.unlisted.isEmpty,
+            mine.contains(where: { !(saved.segments[$0] ?? NumberSet()).isSubset(of: listed[$0] ?? NumberSet()) })
+        {
+            throw Restart.remoteLost
+        }
+        var read = Reading(gate: EventGate(now: now().milliseconds), known: saved.segments)
+        read.report.cut += snapshot.unlisted.map { ($0, 0) }
         // Smallest first: a few huge files (sparse, growing) cannot use up the
         // budget before the ordinary ones are read.
-        let listed = snapshot.files.filter { $0.name.hasPrefix("events/") }.sorted { ($0.size, $0.name) < ($1.size, $1.name) }
-        for file in listed {
-            // Anything not named after a replica names none to check its events against: not read.
-            guard let (claimed, kind) = RemoteLayout.classify(file.name) else {
-                report.ignored.append(file.name)
-                continue
-            }
-            let own = claimed == replica
-            if case .segment(let number) = kind {
-                if own { ownListed.insert(number) }
-                if known[claimed.rawValue]?.contains(number) == true { continue }  // already in the log
-            }
-            if budget <= 0 {
-                report.cut.append((file.name, 0))
-                continue
-            }
-            guard var copy = try? OtherCopy.stream(file.path, budget: &budget) else {
-                report.ignored.append(file.name)  // gone, or no longer a regular file
-                continue
-            }
-            let held = copy.events.map(\.id)
-            copy.quarantine { gate.admit($0, replica: claimed) }
-            if copy.skippedLines > 0 {
-                report.skipped.append((file.name, copy.skippedLines, copy.firstSkippedLine ?? 0))
-            }
-            if copy.stoppedAtLongLine {
-                report.stoppedAtLongLine.append(file.name)
-            } else if let bytes = copy.cutAfterBytes {
-                report.cut.append((file.name, bytes))
-            }
-            incoming += copy.events
-            // This replica's own events already there (even one its clock made
-            // far ahead, not taken here yet) are not published again.
-            if own { ownRemoteIDs.formUnion(held) }
-            let whole = copy.cutAfterBytes == nil && !copy.stoppedAtLongLine
-            if case .segment(let number) = kind, whole, copy.skippedLines == 0 { read.append((claimed.rawValue, number)) }
-            if kind == .copy && copy.cutAfterBytes == nil { report.setAside.append(file.name) }
+        for (file, entry) in entries.sorted(by: { ($0.0.size, $0.0.name) < ($1.0.size, $1.0.name) }) {
+            read.take(file, entry, own: own.contains(entry.replica))
         }
+        report.skipped = read.report.skipped
+        report.cut = read.report.cut
+        report.stoppedAtLongLine = read.report.stoppedAtLongLine
+        report.setAside = read.report.setAside
+        report.ignored += read.report.ignored
         let merged: BoardStore.MergeResult
         do {
-            merged = try store.mergeDetailed(incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
+            merged = try store.mergeDetailed(read.incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
         } catch PMError.otherBoard(_, let found, let expected) {
             throw SyncError.otherBoard(remote: found, local: expected)
         }
         report.received = merged.added
         let extent = (merged.logEvents, merged.logLength)
-        // Segments read whole, every line taken, are in the log now.
-        for (owner, number) in read { known[owner, default: NumberSet()].insert(number) }
+        var known = read.known
         guard merged.logEvents > 0 else {
             // A first sync before any change: the remote takes this board's id.
             let description =
@@ -169,36 +166,58 @@ public struct Syncer: Sendable {
             }
             return (report, extent, known)
         }
-        // What this replica made since its last sync, or all of it when the
-        // remote lost a segment it had (a remote restored from a backup).
-        let ownKnown = known[replica.rawValue] ?? NumberSet()
-        let lost = !ownKnown.isSubset(of: ownListed)
-        let since = LogPosition(events: saved.syncedEvents, length: saved.syncedLength)
-        let candidates = lost ? merged.own : try store.ownEventList(after: since, replica: replica)
-        let own = candidates.filter { !ownRemoteIDs.contains($0.id) }
-        known[replica.rawValue] = ownKnown.intersection(ownListed)
-        var files: [RemoteFile] = []
-        var number: Int?
-        if !own.isEmpty {
-            let next = max(ownListed.max ?? 0, ownKnown.max ?? 0) + 1
-            number = next
-            files.append(RemoteFile(name: RemoteLayout.segment(replica, next), bytes: own.flatMap(EventCodec.line)))
-        }
+        // What this copy made since its last sync (all of it after a restart),
+        // and what reached it by a side path that the remote lacks.
+        let since = try store.eventList(after: LogPosition(events: saved.syncedEvents, length: saved.syncedLength))
+        var (files, published) = outgoing(since, read, listed: listed, known: known, used: used, report: &report)
         if snapshot.boardID == nil {
             files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))
         }
         if !files.isEmpty || !report.setAside.isEmpty {
-            try transport.publish(files, aside: report.setAside, message: "pm: \(own.count) change(s) from \(replica.rawValue)")
+            let message = "pm: \(report.sent) change(s) from \(replica.rawValue), \(report.forwarded) forwarded"
+            try transport.publish(files, aside: report.setAside, message: message)
         }
-        if let number { known[replica.rawValue, default: NumberSet()].insert(number) }
-        report.sent = own.count
+        for (key, number) in published { known[key, default: NumberSet()].insert(number) }
         return (report, extent, known)
+    }
+
+    /// The segments to publish: this copy's new events (one segment for each
+    /// of its ids that has some), and the signed events of others it holds
+    /// that the remote lacks (read from a conflicted copy now, or in the log
+    /// since the last sync: `pm merge`, a conflicted copy beside the board).
+    private func outgoing(
+        _ since: [Event], _ read: Reading, listed: [String: NumberSet], known: [String: NumberSet], used: [String: Int],
+        report: inout Report
+    ) -> (files: [RemoteFile], published: [(key: String, number: Int)]) {
+        var files: [RemoteFile] = []
+        var published: [(key: String, number: Int)] = []
+        func add(_ events: [Event], as owner: TaskID, forwarded: Bool) {
+            guard !events.isEmpty else { return }
+            let key = RemoteLayout.Entry(replica: owner, kind: .copy, forwarded: forwarded).key
+            let number = max(listed[key]?.max ?? 0, known[key]?.max ?? 0, used[key] ?? 0) + 1
+            files.append(
+                RemoteFile(
+                    name: RemoteLayout.segment(owner, number, forwarded: forwarded), bytes: events.flatMap(EventCodec.line)))
+            published.append((key, number))
+        }
+        let mine = since.filter { own.contains($0.replica) && !read.ownOnRemote.contains($0.id) }
+        for id in own { add(mine.filter { $0.replica == id }, as: id, forwarded: false) }
+        report.sent = mine.count
+        var chosen = Set<TaskID>()
+        let forward = (since + read.fromCopies).filter { event in
+            event.seal != nil && !own.contains(event.replica) && !read.onRemote.contains(event.id)
+                && chosen.insert(event.id).inserted
+        }
+        add(forward, as: replica, forwarded: true)
+        report.forwarded = forward.count
+        return (files, published)
     }
 
     /// Changes made here since the last sync that the remote does not have yet.
     public func waiting() throws -> Int {
         let saved = try state.load()
-        return try store.ownEvents(after: LogPosition(events: saved.syncedEvents, length: saved.syncedLength), replica: replica)
+        let position = LogPosition(events: saved.syncedEvents, length: saved.syncedLength)
+        return try store.eventList(after: position).filter { own.contains($0.replica) }.count
     }
 }
 
@@ -208,6 +227,64 @@ extension Transport {
         case let folder as FolderTransport: return folder.path
         case let git as GitTransport: return git.url
         default: return "remote"
+        }
+    }
+}
+
+/// What one round read from the remote: each file streamed within the
+/// budgets and through the one gate, and what it tells about the remote.
+struct Reading {
+    var gate: EventGate
+    /// Segments already in the local log, and those read whole now.
+    var known: [String: NumberSet]
+    var report = Syncer.Report()
+    var budget = OtherCopy.totalBytes
+    /// Every event admitted.
+    var incoming: [Event] = []
+    /// Events admitted from a conflicted copy (a side path: passed on).
+    var fromCopies: [Event] = []
+    /// Ids the remote holds in its own files, admitted: nothing to forward.
+    var onRemote = Set<TaskID>()
+    /// This copy's events the remote holds (even one its clock made far
+    /// ahead, not taken here yet): not published again.
+    var ownOnRemote = Set<TaskID>()
+
+    init(gate: EventGate, known: [String: NumberSet]) {
+        self.gate = gate
+        self.known = known
+    }
+
+    mutating func take(_ file: RemoteEntry, _ entry: RemoteLayout.Entry, own: Bool) {
+        if case .segment(let number) = entry.kind, known[entry.key]?.contains(number) == true { return }  // in the log
+        if budget <= 0 {
+            report.cut.append((file.name, 0))
+            return
+        }
+        guard var copy = try? OtherCopy.stream(file.path, budget: &budget) else {
+            report.ignored.append(file.name)  // gone, or no longer a regular file
+            return
+        }
+        let held = copy.events.map(\.id)
+        copy.quarantine { [entry] event in
+            gate.admit(event, replica: entry.forwarded ? nil : entry.replica, forwarded: entry.forwarded)
+        }
+        if copy.skippedLines > 0 { report.skipped.append((file.name, copy.skippedLines, copy.firstSkippedLine ?? 0)) }
+        if copy.stoppedAtLongLine {
+            report.stoppedAtLongLine.append(file.name)
+        } else if let bytes = copy.cutAfterBytes {
+            report.cut.append((file.name, bytes))
+        }
+        incoming += copy.events
+        if own && !entry.forwarded { ownOnRemote.formUnion(held) }
+        if entry.kind == .copy {
+            fromCopies += copy.events
+            if copy.cutAfterBytes == nil { report.setAside.append(file.name) }
+        } else {
+            onRemote.formUnion(copy.events.map(\.id))
+        }
+        let whole = copy.cutAfterBytes == nil && !copy.stoppedAtLongLine
+        if case .segment(let number) = entry.kind, whole, copy.skippedLines == 0 {
+            known[entry.key, default: NumberSet()].insert(number)
         }
     }
 }

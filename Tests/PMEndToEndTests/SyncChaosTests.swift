@@ -237,7 +237,7 @@ import Testing
                 }
             case 87..<91:
                 try setOnline(!online)
-            case 91..<94:
+            case 91..<93:
                 person.backup = (
                     Dictionary(
                         uniqueKeysWithValues: person.files.compactMap { path in
@@ -245,7 +245,7 @@ import Testing
                         }),
                     person.unsynced
                 )
-            case 94..<97:
+            case 93..<96:
                 // Put back from the old backup: what it made since and never synced is the user's to lose.
                 guard let backup = person.backup else { continue }
                 // The whole board, or (as a backup tool that missed a file would) only its log.
@@ -261,6 +261,25 @@ import Testing
                     }
                 }
                 if !onlyLog { person.unsynced = backup.unsynced }
+            case 96..<98:
+                // A side path: a teammate's file merged by hand. What it held is
+                // this copy's to pass on: its author may lose it now.
+                guard let other = people.filter({ $0 !== person }).randomElement(using: &random) else { continue }
+                let outcome = try Self.run(person, ["merge", other.copy.board])
+                // (74: the teammate's board was put back to before it existed.)
+                check(outcome, FileManager.default.fileExists(atPath: other.copy.board) ? [0] : [74], "merge")
+                if outcome.status == 0 {
+                    person.unsynced.formUnion(other.unsynced)
+                    other.unsynced = []
+                    // Then the teammate's laptop is lost, and their new one
+                    // starts from the remote: only the merged copy holds what
+                    // they never synced, and must pass it on.
+                    if online && Bool.random(using: &random) {
+                        for path in other.files { try? FileManager.default.removeItem(atPath: path) }
+                        other.backup = nil
+                        check(try Self.run(other, ["sync"]), [0], "sync of a new laptop")
+                    }
+                }
             default:
                 // A sync tool's conflicted copy of a file on the remote.
                 guard remoteKind == .folder, online else { continue }

@@ -121,7 +121,7 @@ import Testing
         let pm = PMBinary()
         try pm.run(["add", "x"])
         let stateDir = pm.home.file(".local/state/pm")
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: stateDir).first)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: stateDir).first { $0.hasPrefix("undo-") })
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: stateDir + "/" + file))
         let before = pm.boardBytes()
         let run = try pm.run(["add", "y"])

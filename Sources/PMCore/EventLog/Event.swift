@@ -37,11 +37,13 @@ public struct Event: Equatable, Sendable {
     public var seen: [TaskID]?
     /// Top-level keys written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue]
+    /// Its replica's signature (nil: a replica from before signatures).
+    public var seal: EventSeal?
 
     public init(
         id: TaskID, replica: TaskID, author: String, at: String, clock: HybridClock, task: TaskID, kind: EventKind,
         fields: [String: FieldChangeValues] = [:], undoes: TaskID? = nil, redoes: TaskID? = nil, title: String? = nil,
-        seen: [TaskID]? = nil, unknownFields: [String: JSONValue] = [:]
+        seen: [TaskID]? = nil, unknownFields: [String: JSONValue] = [:], seal: EventSeal? = nil
     ) {
         self.id = id
         self.replica = replica
@@ -56,6 +58,7 @@ public struct Event: Equatable, Sendable {
         self.title = title
         self.seen = seen
         self.unknownFields = unknownFields
+        self.seal = seal
     }
 }
 

@@ -32,6 +32,13 @@ public enum EventProblem: Equatable, Sendable {
     case unreadable
     /// Another event already came with this id and other content.
     case duplicateID(TaskID)
+    /// It claims a signed replica without that replica's valid signature, or
+    /// carries a seal that is not its replica's (``EventSeal``): a forgery,
+    /// or a line changed on the way.
+    case badSignature
+    /// Passed on by another copy (forwarded) without its replica's
+    /// signature: only a signed event proves who made it.
+    case unsignedForward
 
     /// How far ahead of this machine's clock an event may be: thirty days.
     /// Far more than any clock a copy follows (``HybridClock/adoptionLimit``),
@@ -53,12 +60,17 @@ public enum EventProblem: Equatable, Sendable {
     /// - Parameters:
     ///   - replica: the replica whose file it came from, when known.
     ///   - now: this machine's wall clock, in milliseconds since 1970.
-    public static func check(_ event: Event, replica: TaskID?, now: Int64) -> EventProblem? {
-        check(event, replica: replica, now: now).problem
+    ///   - forwarded: it came from another copy's forwarding file, which may
+    ///     hold any replica's events, each with its replica's signature.
+    public static func check(_ event: Event, replica: TaskID?, now: Int64, forwarded: Bool = false) -> EventProblem? {
+        check(event, replica: replica, now: now, forwarded: forwarded).problem
     }
 
-    static func check(_ event: Event, replica: TaskID?, now: Int64) -> (problem: EventProblem?, line: [UInt8]) {
+    static func check(_ event: Event, replica: TaskID?, now: Int64, forwarded: Bool = false) -> (
+        problem: EventProblem?, line: [UInt8]
+    ) {
         if let replica, event.replica != replica { return (.wrongReplica(found: event.replica, expected: replica), []) }
+        if forwarded && event.seal == nil { return (.unsignedForward, []) }
         if event.clock.milliseconds > now &+ clockTolerance { return (.futureClock(milliseconds: event.clock.milliseconds), []) }
         if !isStoredTime(event.at) { return (.badTime(field: "at"), []) }
         if let problem = checkText(of: event) ?? checkFields(of: event) { return (problem, []) }
@@ -66,6 +78,10 @@ public enum EventProblem: Equatable, Sendable {
         if line.count > lineLimit { return (.oversized(field: "line"), line) }
         // The line pm would write must read back as this very event.
         guard let again = try? EventCodec.decode(line: line.dropLast()), again == event else { return (.unreadable, line) }
+        // Last, as the costliest: who made it.
+        if event.seal != nil || EventSeal.isSignedReplica(event.replica), !EventSeal.isValid(event) {
+            return (.badSignature, line)
+        }
         return (nil, line)
     }
 
@@ -144,9 +160,11 @@ public struct EventGate: Sendable {
 
     /// The problem with `event`, or nil when it is admitted. The same event
     /// twice is admitted twice (merging drops the repeat).
-    /// - Parameter replica: the replica whose file it came from, when known.
-    public mutating func admit(_ event: Event, replica: TaskID?) -> EventProblem? {
-        let (problem, line) = EventProblem.check(event, replica: replica, now: now)
+    /// - Parameters:
+    ///   - replica: the replica whose file it came from, when known.
+    ///   - forwarded: it came from a copy's forwarding file (signed events only).
+    public mutating func admit(_ event: Event, replica: TaskID?, forwarded: Bool = false) -> EventProblem? {
+        let (problem, line) = EventProblem.check(event, replica: replica, now: now, forwarded: forwarded)
         if let problem { return problem }
         if let earlier = seen[event.id] { return earlier == line.hashValue ? nil : .duplicateID(event.id) }
         seen[event.id] = line.hashValue

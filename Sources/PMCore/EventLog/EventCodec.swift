@@ -17,7 +17,10 @@ public enum EventCodec {
     enum FieldRule { case text, dateOrNull, state }
 
     /// The line for `event`, `\n` included.
-    public static func line(_ event: Event) -> [UInt8] {
+    public static func line(_ event: Event) -> [UInt8] { line(event, withSignature: true) }
+
+    /// The line, with or without the seal's signature (what is signed is the line without it).
+    static func line(_ event: Event, withSignature: Bool) -> [UInt8] {
         var writer = JSONWriter()
         var members: [(String, (inout JSONWriter) -> Void)] = [
             ("at", { $0.string(event.at) }),
@@ -59,6 +62,10 @@ public enum EventCodec {
                         w.raw("]")
                     }
                 ))
+        }
+        if let seal = event.seal {
+            members.append(("key", { $0.string(Base64URL.encode(seal.key)) }))
+            if withSignature { members.append(("sig", { $0.string(Base64URL.encode(seal.signature)) })) }
         }
         let known = Set(members.map(\.0))
         for (key, value) in event.unknownFields where !known.contains(key) {
@@ -115,6 +122,8 @@ public enum EventCodec {
         var redoes: TaskID?
         var title: String?
         var seen: [TaskID]?
+        var publicKey: [UInt8]?
+        var signature: [UInt8]?
         var unknown: [String: JSONValue] = [:]
         let start = reader.index
         try reader.readObject { key, reader in
@@ -131,6 +140,8 @@ public enum EventCodec {
             case "redoes": redoes = try BoardDecoder.readID(&reader, field: key)
             case "title": title = try BoardDecoder.readString(&reader, field: key)
             case "seen": seen = try BoardDecoder.readIDs(&reader, field: key)
+            case "key": publicKey = try readBase64(&reader, field: key, count: 32)
+            case "sig": signature = try readBase64(&reader, field: key, count: 64)
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -142,9 +153,21 @@ public enum EventCodec {
         guard let clock else { throw missing("hlc") }
         guard let task else { throw missing("task") }
         guard let kind else { throw missing("kind") }
+        // A key and its signature come together, or not at all.
+        guard (publicKey == nil) == (signature == nil) else { throw missing(publicKey == nil ? "key" : "sig") }
         return Event(
             id: id, replica: replica, author: author, at: at, clock: clock, task: task, kind: kind, fields: fields,
-            undoes: undoes, redoes: redoes, title: title, seen: seen, unknownFields: unknown)
+            undoes: undoes, redoes: redoes, title: title, seen: seen, unknownFields: unknown,
+            seal: publicKey.map { EventSeal(key: $0, signature: signature ?? []) })
+    }
+
+    /// Exactly `count` bytes in base64url, unpadded.
+    private static func readBase64(_ reader: inout JSONReader, field: String, count: Int) throws -> [UInt8] {
+        let start = reader.index
+        guard let bytes = Base64URL.decode(try BoardDecoder.readString(&reader, field: field)), bytes.count == count else {
+            throw JSONReader.Failure(offset: start, reason: .field(field))
+        }
+        return bytes
     }
 
     /// `[milliseconds, counter]`, both whole numbers within what a board holds.

@@ -16,6 +16,9 @@ public struct BoardStore: Sendable {
     /// How long to wait for another writer, in milliseconds.
     let lockTimeoutMilliseconds: Int
     let sleep: @Sendable (_ milliseconds: Int) -> Void
+    /// Signs the events this copy makes (nil: they go unsigned, as from a
+    /// replica made before keys, or in tests of the rules alone).
+    public var signer: EventSigner?
 
     /// A store for the board at `path`.
     public init(
@@ -131,7 +134,7 @@ public struct BoardStore: Sendable {
             let before = board.tasks
             let position = board.log
             let result = try change(&board)
-            let events = Self.events(of: board, before: before, replica: replica)
+            let events = sealed(Self.events(of: board, before: before, replica: replica))
             guard let last = events.last else { return result }
             // What this user does, every other copy accepts: the same gate.
             // (Its clock is this copy's own: no later than itself.)
@@ -198,6 +201,12 @@ public struct BoardStore: Sendable {
         }
     }
 
+    /// `events`, each of this copy's sealed with its key.
+    func sealed(_ events: [Event]) -> [Event] {
+        guard let signer else { return events }
+        return events.map(signer.seal)
+    }
+
     /// Converts a board to schema 2 in memory: the events that replace its
     /// history (schema 1) or its missing log; the board stands at their end.
     func convert(_ board: inout Board, replica: TaskID) throws -> [Event] {
@@ -206,11 +215,12 @@ public struct BoardStore: Sendable {
         // The board's record first: the log alone says which board it is.
         let events =
             try [Event.boardRecord(board.id)]
-            + LegacyMigration.events(for: board, replica: replica) {
-                counter += 1
-                let tail = String(counter, radix: 16)
-                return TaskID(unchecked: prefix + String(repeating: "0", count: 12 - tail.count) + tail)
-            }
+            + sealed(
+                LegacyMigration.events(for: board, replica: replica) {
+                    counter += 1
+                    let tail = String(counter, radix: 16)
+                    return TaskID(unchecked: prefix + String(repeating: "0", count: 12 - tail.count) + tail)
+                })
         board.schemaVersion = 2
         board.history = HistoryLog()
         // The same tasks (the migration's promise), with the heads only a fold knows.

@@ -13,6 +13,13 @@ extension BoardStore {
 
     /// Whether the log is shorter than `board.json` says it is (a prefix of
     /// the board file and a stat: cheap enough for every command).
+    /// Whether the log is shorter than the board file says (a cheap look):
+    /// ``recoverOlderLog(replica:author:at:stamp:makeID:)`` has work to do.
+    public func olderLogNeedsRecovery() -> Bool {
+        guard let path = try? targetPath() else { return false }
+        return logIsBehindBoard(path, log: eventLog(of: path))
+    }
+
     func logIsBehindBoard(_ target: String, log: EventLogFile) -> Bool {
         guard let descriptor = try? fileSystem.openForReading(target) else { return false }
         defer { try? fileSystem.close(descriptor) }
@@ -78,7 +85,7 @@ extension BoardStore {
                 _ = try board.delete(task.id, eventID: makeID(), by: author, at: time)
                 changed.insert(task.id)
             }
-            var events = Self.events(of: board, before: before, replica: replica)
+            var events = sealed(Self.events(of: board, before: before, replica: replica))
             let middle = board.tasks
             board.history = HistoryLog()
             board.log.clock = events.last?.clock ?? board.log.clock
@@ -86,7 +93,7 @@ extension BoardStore {
                 _ = try board.move(task.id, to: task.state, eventID: makeID(), by: author, at: time)
                 changed.insert(task.id)
             }
-            events += Self.events(of: board, before: middle, replica: replica)
+            events += sealed(Self.events(of: board, before: middle, replica: replica))
             let needed = recordNeeded(log, board: board.id, at: position.length)
             let record = needed ?? []
             let end = try log.append(record + events)

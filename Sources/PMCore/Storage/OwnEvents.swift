@@ -10,15 +10,16 @@ extension BoardStore {
     /// The events `replica` made that come after `position` in the log, in
     /// log order (all of them when the log no longer matches the position).
     public func ownEventList(after position: LogPosition, replica: TaskID) throws -> [Event] {
+        try eventList(after: position).filter { $0.replica == replica }
+    }
+
+    /// Every event after `position` in the log, in log order (all of them
+    /// when the log no longer matches the position).
+    public func eventList(after position: LogPosition) throws -> [Event] {
         let log = try eventLog()
         guard try log.exists() else { return [] }
-        let events: [Event]
-        if let tail = try? log.read(after: position).events {
-            events = tail
-        } else {
-            events = try log.readAll().events
-        }
-        return events.filter { $0.replica == replica }
+        if let tail = try? log.read(after: position).events { return tail }
+        return try log.readAll().events
     }
 
     /// Makes this board the board `id` (`pm sync --join`): every task and
