@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+internal import CICU
 
 /// A locale's own calendar (Gregorian for most, Buddhist under `th_TH`), so
 /// that a date shown with the locale's years can be typed back and mean the

@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+internal import CICU
 
 /// How much of a date or time an ``ICUDateFormatter`` shows.
 public enum ICUDateStyle: Sendable {

@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+internal import CICU
 
 /// Unicode normalization through the system's ICU.
 public enum ICUNormalizer {

@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+internal import CICU
 
 /// A language's plural rules (`one`, `few`, `other`, …), through ICU.
 public final class ICUPluralRules {

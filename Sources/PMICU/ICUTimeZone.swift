@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+internal import CICU
 
 /// Time zones from the system's ICU: offsets of IANA zones at an instant,
 /// daylight saving included.

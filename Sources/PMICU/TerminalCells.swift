@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+internal import CICU
 
 /// Terminal cell widths by Unicode East Asian Width, through ICU.
 ///
