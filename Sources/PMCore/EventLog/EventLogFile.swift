@@ -63,10 +63,9 @@ public struct EventLogFile: Sendable {
     }
 
     /// What a merge needs of the whole log without decoding it: every event
-    /// id, the events of one replica (decoded), and the committed extent.
+    /// id and the committed extent.
     public struct Index: Sendable {
         public var ids: Set<TaskID>
-        public var ofReplica: [Event]
         public var events: Int
         public var committedLength: Int
     }
@@ -75,17 +74,16 @@ public struct EventLogFile: Sendable {
     /// compact, sorted encoding puts it (right after the clock); any other
     /// line is decoded in full, so the index is exact.
     /// - Throws: as ``readAll()``.
-    public func index(replica: TaskID?) throws -> Index {
-        guard let descriptor = try open() else { return Index(ids: [], ofReplica: [], events: 0, committedLength: 0) }
+    public func index() throws -> Index {
+        guard let descriptor = try open() else { return Index(ids: [], events: 0, committedLength: 0) }
         defer { try? fileSystem.close(descriptor) }
         let size = try checkedSize(descriptor)
         let bytes = try systemCall { try fileSystem.read(descriptor, at: 0, count: size) }
         let committed = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
-        var index = Index(ids: [], ofReplica: [], events: 0, committedLength: committed)
+        var index = Index(ids: [], events: 0, committedLength: committed)
         // `"id":"` occurs only as a key (a quote inside a string is escaped):
         // once in a line, it is the event's own id.
         let marker = Array("\"id\":\"".utf8)
-        let replicaNeedle = replica.map { Array("\"replica\":\"\($0.rawValue)\"".utf8) }
         try bytes.withUnsafeBufferPointer { buffer in
             var start = 0
             var lineNumber = 1
@@ -94,9 +92,8 @@ public struct EventLogFile: Sendable {
                 let newline =
                     UnsafePointer(memchr(base + start, 0x0A, committed - start)!.assumingMemoryBound(to: UInt8.self)) - base
                 let line = start..<newline
-                let mine = replicaNeedle.map { Self.line(buffer, line, contains: $0) } ?? false
                 var id: TaskID?
-                if !mine, let hit = Self.firstMatch(marker, in: buffer, line), hit + marker.count + 37 <= newline,
+                if let hit = Self.firstMatch(marker, in: buffer, line), hit + marker.count + 37 <= newline,
                     buffer[hit + marker.count + 36] == UInt8(ascii: "\""),
                     Self.firstMatch(marker, in: buffer, (hit + marker.count)..<newline) == nil
                 {
@@ -105,11 +102,7 @@ public struct EventLogFile: Sendable {
                         as: UTF8.self)
                     id = TaskID(text)
                 }
-                if id == nil || mine {
-                    let event = try decodeLine(buffer, line, lineNumber: lineNumber)
-                    id = event.id
-                    if event.replica == replica { index.ofReplica.append(event) }
-                }
+                if id == nil { id = try decodeLine(buffer, line, lineNumber: lineNumber).id }
                 if let id { index.ids.insert(id) }
                 index.events += 1
                 start = newline + 1

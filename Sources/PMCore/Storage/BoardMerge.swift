@@ -25,15 +25,13 @@ extension BoardStore {
         public var added: Int
         /// The board's id (taken from `boardID` by a new board).
         public var boardID: TaskID
-        /// Every event of `replica` in the log, in log order: what it publishes.
-        public var own: [Event]
         /// The log's committed extent afterwards.
         public var logEvents: Int
         public var logLength: Int
     }
 
     /// ``merge(_:boardID:newBoardID:replica:source:)``, with what sync needs.
-    /// The log is indexed, not decoded (only `replica`'s events are), and is
+    /// The log is indexed, not decoded (only its ids are read), and is
     /// folded whole again only when an event comes before the board's last.
     public func mergeDetailed(
         _ incoming: [Event], boardID: TaskID?, newBoardID: TaskID, replica: TaskID, source: String? = nil
@@ -61,16 +59,16 @@ extension BoardStore {
             var rebuilt: [Event]?
             var index: EventLogFile.Index
             if current == nil, try log.exists() {
-                index = try log.index(replica: replica)
+                index = try log.index()
             } else if try board.schemaVersion < 2 || (current != nil && !log.exists()) {
                 let events = try convert(&board, replica: replica)
                 rebuilt = events
                 index = EventLogFile.Index(
-                    ids: Set(events.map(\.id)), ofReplica: events.filter { $0.replica == replica }, events: events.count,
+                    ids: Set(events.map(\.id)), events: events.count,
                     committedLength: board.log.length)
             } else {
                 try rollForward(&board, log: log)
-                index = try log.index(replica: replica)
+                index = try log.index()
             }
             // A bare log names no board: it is a copy of this one only if it
             // shares a change with it (a new board takes anything).
@@ -81,7 +79,7 @@ extension BoardStore {
             }
             let fresh = FoldedTasks.inMergeOrder(incoming.filter { index.ids.insert($0.id).inserted })
             var result = MergeResult(
-                added: fresh.count, boardID: board.id, own: index.ofReplica, logEvents: index.events,
+                added: fresh.count, boardID: board.id, logEvents: index.events,
                 logLength: index.committedLength)
             guard !fresh.isEmpty || rebuilt != nil else {
                 // The board's id is kept from the first sync on, even before any change.
@@ -125,7 +123,6 @@ extension BoardStore {
             result.logLength = end
             board.log = LogPosition(events: result.logEvents, length: end, newest: newest)
             board.history = HistoryLog()
-            result.own += fresh.filter { $0.replica == replica }
             if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
             return result
         }
