@@ -255,7 +255,7 @@ struct Status: PMCommand {
         let state = try context.syncState().load()
         let target = state.remote.map { context.remoteTarget($0, kind: state.remoteKind) }
         let reachable = target.map { context.transport(for: $0).reachable() }
-        let waiting = try target.map { try context.syncer($0, signing: false).waiting() } ?? 0
+        let waiting = try target.map { try context.syncer($0, signing: false).waiting(network: reachable == true) } ?? 0
         let counts = TaskState.allCases.map { state in board.tasks.filter { $0.state == state }.count }
         let overdue = board.tasks.filter { $0.isOverdue(today: today) }.count
         let conflicted = board.tasks.filter { !$0.conflicts.isEmpty }

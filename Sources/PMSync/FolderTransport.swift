@@ -21,6 +21,12 @@ public struct FolderTransport: Transport {
 
     public func reachable() -> Bool { isThere }
 
+    /// A folder is looked at directly (no link followed), network or not.
+    public func holds(_ names: [String], network: Bool) -> Bool? {
+        guard isThere else { return nil }
+        return names.allSatisfy { status(path + "/" + $0)?.kind == .regular }
+    }
+
     public func fetch() throws -> RemoteSnapshot {
         guard isThere else { throw SyncError.unreachable(target: path, detail: "") }
         var snapshot = RemoteSnapshot()

@@ -112,6 +112,22 @@ public struct GitTransport: Transport {
         return result.status == 0 && !result.timedOut
     }
 
+    /// True when the remote's branch is the very commit pm's clone made with
+    /// `names` (a push that landed, its sync killed before it could say so);
+    /// nil otherwise: the push did not land, or someone published after it,
+    /// which only the next sync can tell.
+    public func holds(_ names: [String], network: Bool) -> Bool? {
+        guard network, !RemoteTarget.looksLikeOption(url),
+            let head = try? git(["rev-parse", "--verify", "-q", "HEAD"]), head.status == 0,
+            names.allSatisfy({ (try? git(["cat-file", "-e", "HEAD:" + $0]))?.status == 0 }),
+            let remote = try? gitWithoutRepository(
+                ["ls-remote", "--", url, "refs/heads/" + RemoteTarget.branch], timeout: fetchTimeout),
+            remote.status == 0, !remote.timedOut
+        else { return nil }
+        let commit = String(head.output.prefix { !$0.isWhitespace })
+        return String(remote.output.prefix { !$0.isWhitespace }) == commit ? true : nil
+    }
+
     public func fetch() throws -> RemoteSnapshot {
         do {
             return try fetchOnce()

@@ -78,13 +78,20 @@ public struct Syncer: Sendable {
         do {
             for _ in 0..<6 {
                 do {
-                    let (report, extent, segments) = try attempt(saved, used: used)
+                    // Before publishing, what the state is to become: a sync
+                    // killed once its files landed is then known for what it did.
+                    let (report, extent, segments) = try attempt(saved, used: used) { publishing in
+                        var noted = saved
+                        noted.publishing = publishing
+                        try state.save(noted)
+                    }
                     saved.lastSync = now().iso
                     saved.lastAttempt = saved.lastSync
                     saved.lastAttemptOffline = false
                     (saved.syncedEvents, saved.syncedLength) = extent
                     saved.syncedLast = store.eventID(endingAt: extent.1)?.rawValue
                     saved.segments = segments
+                    saved.publishing = nil
                     try state.save(saved)
                     return report
                 } catch SyncError.rejected {
@@ -118,7 +125,10 @@ public struct Syncer: Sendable {
     /// One round; returns what it did, the log's extent the remote now has,
     /// and the segments the local log now holds.
     /// - Parameter used: the highest segment number each key had before a restart.
-    private func attempt(_ saved: SyncState, used: [String: Int]) throws -> (Report, (Int, Int), [String: NumberSet]) {
+    /// - Parameter note: told what is about to be published, before it is.
+    private func attempt(
+        _ saved: SyncState, used: [String: Int], note: (SyncState.Publishing) throws -> Void
+    ) throws -> (Report, (Int, Int), [String: NumberSet]) {
         var report = Report()
         let snapshot = try transport.fetch()
         let entries = snapshot.files.compactMap { file in RemoteLayout.classify(file.name).map { (file, $0) } }
@@ -173,11 +183,17 @@ public struct Syncer: Sendable {
         if snapshot.boardID == nil {
             files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))
         }
+        for (key, number) in published { known[key, default: NumberSet()].insert(number) }
         if !files.isEmpty || !report.setAside.isEmpty {
+            if !published.isEmpty {
+                try note(
+                    SyncState.Publishing(
+                        events: extent.0, length: extent.1, last: store.eventID(endingAt: extent.1)?.rawValue,
+                        segments: known, files: files.map(\.name)))
+            }
             let message = "pm: \(report.sent) change(s) from \(replica.rawValue), \(report.forwarded) forwarded"
             try transport.publish(files, aside: report.setAside, message: message)
         }
-        for (key, number) in published { known[key, default: NumberSet()].insert(number) }
         return (report, extent, known)
     }
 
@@ -213,9 +229,24 @@ public struct Syncer: Sendable {
         return (files, published)
     }
 
-    /// Changes made here since the last sync that the remote does not have yet.
-    public func waiting() throws -> Int {
-        let saved = try state.load()
+    /// Changes made here since the last sync that the remote does not have
+    /// yet. A sync killed after its files reached the remote (they are
+    /// there, a folder's seen directly, a git remote's asked when `network`)
+    /// is taken as done, and the state says so from then on.
+    public func waiting(network: Bool = false) throws -> Int {
+        let loaded = try state.load()
+        var saved = loaded
+        if let publishing = loaded.publishing, publishing.length >= loaded.syncedLength,
+            store.eventID(endingAt: publishing.length)?.rawValue == publishing.last,
+            transport.holds(publishing.files, network: network) == true
+        {
+            saved = loaded.published(publishing)
+            // Only when no sync is under way and the state is still as read.
+            if let lock = try? SyncLock.acquire(state.path + ".lock", timeout: 0) {
+                defer { lock.release() }
+                if (try? state.load()) == loaded { try? state.save(saved) }
+            }
+        }
         let position = LogPosition(events: saved.syncedEvents, length: saved.syncedLength)
         return try store.eventList(after: position).filter { own.contains($0.replica) }.count
     }

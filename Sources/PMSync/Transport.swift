@@ -149,6 +149,10 @@ public protocol Transport: Sendable {
     func publish(_ files: [RemoteFile], aside: [String], message: String) throws
     /// Whether the remote answers now (for `pm status`), within a few seconds.
     func reachable() -> Bool
+    /// Whether the remote holds every one of `names` (files a sync published):
+    /// nil when that cannot be told, or only over the network and `network`
+    /// is false.
+    func holds(_ names: [String], network: Bool) -> Bool?
 }
 
 /// `pm-board.json` at the remote's root: which board it holds.

@@ -25,8 +25,37 @@ public struct SyncState: Equatable, Sendable {
     /// For each replica (by id), the numbers of its segments on the remote
     /// that are already in the local log: a sync does not read them again.
     public var segments: [String: NumberSet] = [:]
+    /// A publication under way, written just before it: a sync killed once
+    /// its files reached the remote (a push that landed) is known for what
+    /// it was, so the changes it sent are not counted as waiting.
+    public var publishing: Publishing?
 
     public init(remote: String? = nil) { self.remote = remote }
+
+    /// What the state becomes (``SyncState/syncedEvents``,
+    /// ``SyncState/syncedLength``, ``SyncState/syncedLast``,
+    /// ``SyncState/segments``) once `files` are on the remote.
+    public struct Publishing: Equatable, Sendable {
+        public var events: Int
+        public var length: Int
+        public var last: String?
+        public var segments: [String: NumberSet]
+        /// The files it publishes, by their names on the remote.
+        public var files: [String]
+
+        public init(events: Int, length: Int, last: String?, segments: [String: NumberSet], files: [String]) {
+            (self.events, self.length, self.last, self.segments, self.files) = (events, length, last, segments, files)
+        }
+    }
+
+    /// The state once `publishing` is known to have reached the remote.
+    public func published(_ publishing: Publishing) -> SyncState {
+        var state = self
+        (state.syncedEvents, state.syncedLength, state.syncedLast) = (publishing.events, publishing.length, publishing.last)
+        state.segments = publishing.segments
+        state.publishing = nil
+        return state
+    }
 }
 
 /// Reads and saves a ``SyncState``.
@@ -73,13 +102,8 @@ public struct SyncStateStore: Sendable {
                 case "syncedEvents": state.syncedEvents = max(0, try reader.readInt(field: key))
                 case "syncedLength": state.syncedLength = max(0, try reader.readInt(field: key))
                 case "syncedLast": state.syncedLast = try BoardDecoder.readString(&reader, field: key)
-                case "segments":
-                    try reader.readObject { replica, reader in
-                        guard let numbers = NumberSet(text: try BoardDecoder.readString(&reader, field: key)) else {
-                            throw reader.failure()
-                        }
-                        state.segments[replica] = numbers
-                    }
+                case "segments": state.segments = try Self.readSegments(&reader)
+                case "publishing": state.publishing = try Self.readPublishing(&reader)
                 default: _ = try reader.readValue()
                 }
             }
@@ -104,12 +128,24 @@ public struct SyncStateStore: Sendable {
         if let remote = state.remote { fields.append(("remote", { $0.string(remote) })) }
         if let last = state.syncedLast { fields.append(("syncedLast", { $0.string(last) })) }
         if let kind = state.remoteKind { fields.append(("kind", { $0.string(kind) })) }
-        if !state.segments.isEmpty {
-            let segments = state.segments.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+        if !state.segments.isEmpty { fields.append(("segments", Self.segmentsWriter(state.segments, level: 1))) }
+        if let publishing = state.publishing {
             fields.append(
                 (
-                    "segments",
-                    { writer in writer.object(segments.map { entry in (entry.key, { $0.string(entry.value.text) }) }, level: 1) }
+                    "publishing",
+                    { writer in
+                        var members: [(String, (inout JSONWriter) -> Void)] = [
+                            ("events", { $0.raw(String(publishing.events)) }),
+                            (
+                                "files",
+                                { w in w.array(count: publishing.files.count, level: 2) { $0.string(publishing.files[$1]) } }
+                            ),
+                            ("length", { $0.raw(String(publishing.length)) }),
+                            ("segments", Self.segmentsWriter(publishing.segments, level: 2)),
+                        ]
+                        if let last = publishing.last { members.append(("last", { $0.string(last) })) }
+                        writer.object(members.sorted { $0.0 < $1.0 }, level: 1)
+                    }
                 ))
         }
         if let lastSync = state.lastSync { fields.append(("lastSync", { $0.string(lastSync) })) }
@@ -121,6 +157,43 @@ public struct SyncStateStore: Sendable {
         atomic.role = .syncState
         atomic.removeStaleTemporaryFiles(of: path)
         _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
+    }
+
+    /// `{"<key>": "1-40,42", …}`.
+    static func segmentsWriter(_ segments: [String: NumberSet], level: Int) -> (inout JSONWriter) -> Void {
+        let entries = segments.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+        return { writer in writer.object(entries.map { entry in (entry.key, { $0.string(entry.value.text) }) }, level: level) }
+    }
+
+    static func readSegments(_ reader: inout JSONReader) throws -> [String: NumberSet] {
+        var segments: [String: NumberSet] = [:]
+        try reader.readObject { key, reader in
+            guard let numbers = NumberSet(text: try BoardDecoder.readString(&reader, field: "segments")) else {
+                throw reader.failure()
+            }
+            segments[key] = numbers
+        }
+        return segments
+    }
+
+    static func readPublishing(_ reader: inout JSONReader) throws -> SyncState.Publishing {
+        var publishing = SyncState.Publishing(events: 0, length: 0, last: nil, segments: [:], files: [])
+        try reader.readObject { key, reader in
+            switch key {
+            case "events": publishing.events = max(0, try reader.readInt(field: key))
+            case "length": publishing.length = max(0, try reader.readInt(field: key))
+            case "last": publishing.last = try BoardDecoder.readString(&reader, field: key)
+            case "segments": publishing.segments = try readSegments(&reader)
+            case "files":
+                guard case .array(let names) = try reader.readValue() else { throw reader.failure() }
+                publishing.files = try names.map { name in
+                    guard case .string(let text) = name else { throw reader.failure() }
+                    return text
+                }
+            default: _ = try reader.readValue()
+            }
+        }
+        return publishing
     }
 
     /// Removes the state (`pm remote remove`).
