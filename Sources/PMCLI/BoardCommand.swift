@@ -25,6 +25,12 @@ struct BoardCommand: PMCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CLIError.message(context.localizer.string(.errorBoardNeedsTerminal), .usage)
         }
+        // A terminal that cannot move the cursor (an editor's shell, a serial
+        // console) would show escape codes: say so, and what works there.
+        let term = ProcessContext.variables["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            throw CLIError.message(context.localizer.string(.errorBoardDumbTerminal, .text(term.isEmpty ? "—" : term)), .usage)
+        }
         var renderer = BoardRenderer(
             localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
         renderer.checkDue = LiveBoard.checkDue(context)
@@ -98,8 +104,10 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             let event = try context.undoOrRedo(redo: redo)
             let sentence = HistoryView(localizer: l, style: context.style(color: false)).sentence(event)
             return l.string(redo ? .messageRedone : .messageUndone, .text(sentence))
-        case .openEdit:
+        case .openEdit, .openConflicts:
             return ""
+        case .resolve(let id, let choice):
+            return try resolve(id, choice)
         case .save(let form):
             return try save(form)
         case .quit:
@@ -126,8 +134,32 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         if form.title != form.original[0] { edit.title = form.title }
         if form.body != form.original[1] { edit.body = form.body }
         if form.due != form.original[2] { edit.due = .some(due.isEmpty ? nil : try context.parseDate(due)) }
-        let task = try context.change { board in try board.edit(id, edit, eventID: env.makeID(), by: env.user, at: context.now) }
-        return l.string(.messageEdited, context.shown(task.title))
+        let (task, made) = try context.change { board in try context.edited(id, edit, in: &board) }
+        return context.editSentence(task, made)
+    }
+
+    /// Keeps one value of a field in conflict, as `pm edit` (or `pm move`
+    /// for the column) would: every copy then agrees on it.
+    private func resolve(_ id: TaskID, _ choice: ConflictChoice) throws -> String {
+        let env = context.environment
+        if choice.field == "state" {
+            guard case .string(let raw) = choice.value, let state = TaskState(rawValue: raw) else { return "" }
+            let (_, after) = try context.change { board in
+                try board.move(id, to: state, eventID: env.makeID(), by: env.user, at: context.now)
+            }
+            return context.localizer.string(
+                .historyResolved, context.shown(after.title), .text(FieldNames.label("state", context.localizer).lowercased()))
+        }
+        var edit = Board.Edit()
+        switch (choice.field, choice.value) {
+        case ("title", .string(let text)): edit.title = text
+        case ("body", .string(let text)): edit.body = text
+        case ("due", .string(let text)): edit.due = .some(CivilDate(iso: text))
+        case ("due", _): edit.due = .some(nil)
+        default: return ""
+        }
+        let (task, made) = try context.change { board in try context.edited(id, edit, in: &board) }
+        return context.editSentence(task, made)
     }
 
     /// What a typed deadline means, or why it is not a date.
@@ -146,9 +178,42 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         return HistoryView(localizer: context.localizer, style: context.style(color: false)).lines(events)
     }
 
-    func status() -> String {
-        let summary = List.syncSummary(context, style: context.style(color: false)) ?? ""
-        return lock.withLock { syncing } ? context.localizer.string(.boardSyncing) + " " + summary : summary
+    func status() -> BoardStatus {
+        let l = context.localizer
+        guard let state = try? context.syncState().load(), state.remote != nil else {
+            return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal))
+        }
+        var summary = List.syncSummary(context, style: context.style(color: false), saysOffline: false) ?? ""
+        // A sync under way is said on the left; the link keeps what the last one found.
+        let running = lock.withLock { syncing }
+        if running { summary = l.string(.boardLinkSyncing) + " " + summary }
+        if state.lastAttempt == nil {
+            return BoardStatus(link: .syncing, indicator: l.string(.boardLinkSyncing), summary: summary)
+        }
+        if state.lastAttemptOffline, let at = state.lastAttempt {
+            return BoardStatus(link: .offline, indicator: l.string(.boardLinkOffline, .text(since(at))), summary: summary)
+        }
+        return BoardStatus(link: .online, indicator: l.string(.boardLinkOnline), summary: summary)
+    }
+
+    /// When the board went offline: the time alone today, else the date and time.
+    private func since(_ stored: String) -> String {
+        let style = context.style(color: false)
+        guard let date = Timestamp.parse(stored, zone: context.environment.timeZone),
+            Timestamp.civilDate(of: date, in: context.environment.timeZone) == context.environment.today
+        else { return style.dateTime(stored) }
+        return style.time(stored)
+    }
+
+    func today() -> CivilDate { context.environment.today }
+
+    func reminders(_ tasks: [BoardTask]) -> [TaskID: String] {
+        let style = context.style(color: false)
+        let due = context.reminders.due(tasks, now: context.environment.now(), zone: context.environment.timeZone)
+        return Dictionary(
+            due.map { task in
+                (task.id, context.localizer.string(.remindLine, context.shown(task.title), .text(task.due.map(style.date) ?? "")))
+            }, uniquingKeysWith: { first, _ in first })
     }
 
     func fingerprint() -> String {

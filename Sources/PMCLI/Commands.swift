@@ -280,14 +280,14 @@ struct Edit: PMCommand {
         var change = Board.Edit(title: title, body: body)
         if noDue { change.due = .some(nil) }
         if let due { change.due = .some(try context.parseDate(due)) }
-        let task = try context.change { board in
+        let (task, made) = try context.change { board in
             let task = try TaskLookup.find(id, in: board)
-            return try board.edit(task.id, change, eventID: env.makeID(), by: env.user, at: context.now)
+            return try context.edited(task.id, change, in: &board)
         }
         if output.json {
             context.output.line(TaskJSON.object(task, today: env.today))
         } else {
-            context.output.line(context.localizer.string(.messageEdited, context.shown(task.title)))
+            context.output.line(context.editSentence(task, made))
         }
     }
 }

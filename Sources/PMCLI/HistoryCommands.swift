@@ -77,6 +77,21 @@ extension ProcessContext {
     }
 }
 
+extension ProcessContext {
+    /// Edits a task; returns it and the history entry the edit made (nil: it changed nothing).
+    func edited(_ id: TaskID, _ edit: Board.Edit, in board: inout Board) throws -> (BoardTask, HistoryEvent?) {
+        let known = board.history.appended.count
+        let task = try board.edit(id, edit, eventID: environment.makeID(), by: environment.user, at: now)
+        return (task, board.history.appended.count > known ? board.history.appended.last : nil)
+    }
+
+    /// What an edit did, field by field (`Renamed 'A' to 'B'.`), or that it changed nothing.
+    func editSentence(_ task: BoardTask, _ made: HistoryEvent?) -> String {
+        guard let made else { return localizer.string(.messageUnchanged, shown(task.title)) }
+        return HistoryView(localizer: localizer, style: style(color: false)).sentence(made)
+    }
+}
+
 /// Renders history events in the reader's language, at read time.
 struct HistoryView {
     var localizer: Localizer
@@ -93,8 +108,12 @@ struct HistoryView {
         }
     }
 
-    /// What happened, as a sentence: `Moved 'X' from TODO to DOING.`
+    /// What happened, as a sentence: `Moved 'X' from TODO to DOING.` An
+    /// undo is said as the change it took back, as that change was made
+    /// (`Undid: Removed 'X' from TODO.` after a deletion was undone), never
+    /// as its compensating event, which reads as the opposite.
     func sentence(_ event: HistoryEvent) -> String {
+        let event = event.undoes == nil ? event : Self.takenBack(event)
         let l = localizer
         let title = MessageArgument.text(TextSafety.escaped(event.title))
         func column(_ state: TaskState?) -> MessageArgument { .text(l.string(StateNames.key(state ?? .todo))) }
@@ -113,6 +132,20 @@ struct HistoryView {
         }
     }
 
+    /// The change an undo took back, rebuilt from the undo's own entry:
+    /// the opposite action, the columns and values the other way round.
+    static func takenBack(_ undo: HistoryEvent) -> HistoryEvent {
+        var made = undo
+        switch undo.action {
+        case .added: (made.action, made.from, made.to) = (.removed, undo.to ?? undo.from, nil)
+        case .removed: (made.action, made.from, made.to) = (.added, nil, undo.from ?? undo.to)
+        case .moved: (made.from, made.to) = (undo.to, undo.from)
+        case .edited: break
+        }
+        made.changes = undo.changes.map { FieldChange(field: $0.field, from: $0.to, to: $0.from) }
+        return made
+    }
+
     private func changes(_ event: HistoryEvent) -> [String] {
         let l = localizer
         return event.changes.map { change in
@@ -126,8 +159,12 @@ struct HistoryView {
             case "title":
                 return l.string(.historyRenamed, .text(text(change.from)), .text(text(change.to)))
             case "due":
-                return l.string(
-                    .historyDueChanged, .text(TextSafety.escaped(event.title)), .text(date(change.from)), .text(date(change.to)))
+                let title = MessageArgument.text(TextSafety.escaped(event.title))
+                switch (change.from, change.to) {
+                case (.null, _): return l.string(.historyDueSet, title, .text(date(change.to)))
+                case (_, .null): return l.string(.historyDueRemoved, title, .text(date(change.from)))
+                default: return l.string(.historyDueChanged, title, .text(date(change.from)), .text(date(change.to)))
+                }
             default:
                 return l.string(.historyBodyChanged, .text(TextSafety.escaped(event.title)))
             }

@@ -63,14 +63,14 @@ struct List: PMCommand {
     }
 
     /// One line from the last sync when a remote is set (no network).
-    static func syncSummary(_ context: ProcessContext, style: TextStyle) -> String? {
+    static func syncSummary(_ context: ProcessContext, style: TextStyle, saysOffline: Bool = true) -> String? {
         guard let state = try? context.syncState().load(), let remote = state.remote else { return nil }
         let waiting = (try? context.syncer(context.remoteTarget(remote, kind: state.remoteKind), signing: false).waiting()) ?? 0
         let l = context.localizer
         var line =
             state.lastSync.map { l.plural(.listSync, count: waiting, .text(style.dateTime($0))) }
             ?? l.plural(.listSyncNever, count: waiting)
-        if state.lastAttemptOffline, let at = state.lastAttempt {
+        if saysOffline, state.lastAttemptOffline, let at = state.lastAttempt {
             line += " · " + l.string(.listSyncOffline, .text(style.dateTime(at)))
         }
         return line
@@ -106,8 +106,7 @@ struct List: PMCommand {
         }
         switch sort {
         case .due:
-            let days = tasks.map { $0.due?.daysSince1970 ?? Int.max }
-            return ordered { a, b in days[a] != days[b] ? days[a] < days[b] : byCreation(a, b) }
+            return BoardTask.byDeadline(tasks)
         case .created:
             return ordered(byCreation)
         case .title:

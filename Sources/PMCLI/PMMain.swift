@@ -14,7 +14,7 @@ public enum PMMain {
         // pm list | head: a closed pipe ends output quietly instead of killing pm.
         signal(SIGPIPE, SIG_IGN)
         if let position = firstArgumentNotUTF8() { fail(CLIError.argumentNotUTF8(position)) }
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = commandLine().dropFirst().map { String(decoding: $0, as: UTF8.self) }
         // The version alone (scripts ask it often): no command tree to build.
         if arguments == ["--version"] { finish(printing: PM.version) }
         let command: ParsableCommand
@@ -24,7 +24,7 @@ public enum PMMain {
             command = parsed
         } else {
             do {
-                command = try PM.parseAsRoot()
+                command = try PM.parseAsRoot(arguments)
             } catch {
                 if PM.exitCode(for: error) == .success { finishHelp(arguments, error: error) }
                 failUsage(arguments)
@@ -152,11 +152,30 @@ public enum PMMain {
     /// Swift would turn its bytes into U+FFFD silently, and pm would store a
     /// title the user never typed.
     private static func firstArgumentNotUTF8() -> Int? {
-        for position in 1..<Int(CommandLine.argc) {
-            guard let pointer = CommandLine.unsafeArgv[position] else { continue }
-            let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) }
-            if UTF8Validation.firstInvalidOffset(in: bytes) != nil { return position }
+        commandLine().dropFirst().firstIndex { UTF8Validation.firstInvalidOffset(in: $0) != nil }
+    }
+
+    /// The command line as bytes. Swift finds `argv` through `environ` at
+    /// start-up; a preloaded library that calls `setenv` first (libfaketime
+    /// does) leaves it empty, so then the kernel's copy is read instead, rather
+    /// than running as if no argument had been given.
+    private static func commandLine() -> [[UInt8]] {
+        if CommandLine.argc > 0 {
+            return (0..<Int(CommandLine.argc)).map { position in
+                guard let pointer = CommandLine.unsafeArgv[position] else { return [] }
+                return UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) }
+            }
         }
-        return nil
+        guard let file = fopen("/proc/self/cmdline", "r") else { return [] }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        if bytes.last == 0 { bytes.removeLast() }
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
     }
 }

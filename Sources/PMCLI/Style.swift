@@ -21,10 +21,15 @@ struct TextStyle {
     }
 
     /// A stored timestamp as a medium date and short time in the reader's zone.
-    func dateTime(_ stored: String) -> String {
+    func dateTime(_ stored: String) -> String { format(stored, date: .medium) }
+
+    /// A stored timestamp's time of day alone, in the reader's zone (`2:05 PM`, `14:05`, `오후 2:05`).
+    func time(_ stored: String) -> String { format(stored, date: ICUDateStyle.none) }
+
+    private func format(_ stored: String, date: ICUDateStyle) -> String {
         guard let millis = Timestamp.milliseconds(of: stored),
             let formatter = ICUDateFormatter(
-                locale: formatLocale, dateStyle: .medium, timeStyle: .short,
+                locale: formatLocale, dateStyle: date, timeStyle: .short,
                 timeZone: zone.icuIdentifier(at: Date(timeIntervalSince1970: millis / 1000)))
         else { return TextSafety.escaped(stored) }
         return formatter.string(millisecondsSince1970: millis)

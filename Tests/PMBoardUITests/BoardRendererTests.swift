@@ -32,17 +32,22 @@ import Testing
         ]
     }
 
-    func screen(_ language: String, width: Int, height: Int, mode: (inout BoardScreen) -> Void = { _ in }) -> String {
+    func screen(
+        _ language: String, width: Int, height: Int, mode: (inout BoardScreen) -> Void = { _ in },
+        status: (Localizer) -> BoardStatus = { _ in BoardStatus() }
+    ) -> String {
         let tasks = board()
         let columns = TaskState.allCases.map { state in tasks.filter { $0.state == state }.map(\.id) }
         var state = BoardScreen(columns: columns)
-        state.refresh(columns: columns, canUndo: true, canRedo: false)
-        mode(&state)
+        state.refresh(
+            columns: columns, canUndo: true, canRedo: false, conflicted: Set(tasks.filter { !$0.conflicts.isEmpty }.map(\.id)))
         let localizer = Localizer(chain: LanguageChain([language]))
+        state.answers = BoardScreen.Answers(localizer)
+        mode(&state)
         let locale = ["en": "en_US", "fr": "fr_FR", "ko": "ko_KR"][language] ?? "en_US"
         let renderer = BoardRenderer(localizer: localizer, formatLocale: locale, today: CivilDate(iso: "2026-11-21")!)
         let byID = Dictionary(uniqueKeysWithValues: tasks.map { ($0.id, $0) })
-        return renderer.render(state, tasks: byID, width: width, height: height, status: "").plainText + "\n"
+        return renderer.render(state, tasks: byID, width: width, height: height, status: status(localizer)).plainText + "\n"
     }
 
     func check(_ name: String, _ text: String) throws {
@@ -63,6 +68,62 @@ import Testing
         try check("menu-\(language)-80x24", screen(language, width: 80, height: 24) { _ = $0.reduce(.enter) })
         try check("delete-\(language)-80x24", screen(language, width: 80, height: 24) { _ = $0.reduce(.character("d")) })
         try check("help-\(language)-80x24", screen(language, width: 80, height: 24) { _ = $0.reduce(.character("?")) })
+        // `?` over the delete question lists the question's keys.
+        try check(
+            "help-delete-\(language)-80x24",
+            screen(language, width: 80, height: 24) { state in
+                _ = state.reduce(.character("d"))
+                _ = state.reduce(.character("?"))
+            })
+        // The conflicted card (DOING's second): its values, the shown one first.
+        let conflicted = board()[3]
+        try check(
+            "conflicts-\(language)-80x24",
+            screen(language, width: 80, height: 24) { state in
+                _ = state.reduce(.right)
+                _ = state.reduce(.down)
+                state.openConflicts(conflicted.id, choices: ConflictChoice.all(of: conflicted))
+            })
+        // Offline: the indicator stays at the right while a message is up.
+        try check(
+            "offline-\(language)-80x24",
+            screen(
+                language, width: 80, height: 24,
+                status: { l in
+                    BoardStatus(
+                        link: .offline, indicator: l.string(.boardLinkOffline, .text("14:02")),
+                        summary: l.plural(.listSync, count: 2, .text("14:00")), message: l.string(.messageAdded, .text("Budget")))
+                }))
+    }
+
+    /// A long column says how many cards are out of sight, above and below.
+    @Test func cardsOutOfSightAreCounted() {
+        let tasks = (1...20).map { task($0, "Card \($0)", .todo, due: "2026-12-01") }
+        let byID = Dictionary(uniqueKeysWithValues: tasks.map { ($0.id, $0) })
+        var state = BoardScreen(columns: [tasks.map(\.id), [], []])
+        let renderer = BoardRenderer(
+            localizer: Localizer(chain: LanguageChain(["en"])), formatLocale: "en_US", today: CivilDate(iso: "2026-11-21")!)
+        func marks(_ text: String) -> [String] {
+            text.split(separator: "\n").map { $0.prefix(25).trimmingCharacters(in: .whitespaces) }.filter { $0.hasSuffix("more") }
+        }
+        let top = renderer.render(state, tasks: byID, width: 80, height: 24).plainText
+        #expect(marks(top) == ["↓ 11 more"], "\(top)")
+        for _ in 0..<19 { _ = state.reduce(.down) }
+        let bottom = renderer.render(state, tasks: byID, width: 80, height: 24).plainText
+        #expect(marks(bottom) == ["↑ 12 more"] && bottom.contains("Card 20"), "\(bottom)")
+        for _ in 0..<9 { _ = state.reduce(.up) }
+        let middle = renderer.render(state, tasks: byID, width: 80, height: 24).plainText
+        #expect(marks(middle).count == 2 && middle.contains("▌Card 11"), "\(middle)")
+    }
+
+    /// The values of a card in conflict, field by field, the shown one first, nothing twice.
+    @Test func conflictChoicesListEveryValue() {
+        var card = task(9, "Plan", .todo, due: "2026-12-01")
+        card.conflicts = ["title": [.string("Plan B"), .string("Plan")], "due": [.null], "state": [.string("done")]]
+        let choices = ConflictChoice.all(of: card)
+        #expect(choices.map(\.field) == ["due", "due", "state", "state", "title", "title"])
+        #expect(choices.filter(\.shown).map(\.value) == [.string("2026-12-01"), .string("todo"), .string("Plan")])
+        #expect(choices.map(\.value).contains(.null))
     }
 
     /// Every row fits the width in cells, whatever the language and the size.

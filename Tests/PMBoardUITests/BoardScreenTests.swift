@@ -130,14 +130,67 @@ import Testing
         var state = screen()
         _ = state.reduce(.character("d"))
         #expect(state.mode == .confirmDelete(task: a, yes: false))
-        #expect(state.reduce(.enter).isEmpty, "Enter on the default (No) deletes nothing")
+        #expect(state.reduce(.enter).isEmpty && state.mode == .board, "Enter on the default (No) deletes nothing")
         _ = state.reduce(.delete)
         #expect(state.reduce(.character("y")) == [.delete(a)])
-        _ = state.reduce(.character("ㅇ"))
-        _ = state.reduce(.right)
-        #expect(state.reduce(.enter) == [.delete(a)])
         _ = state.reduce(.character("d"))
         #expect(state.reduce(.character("n")).isEmpty && state.mode == .board)
+    }
+
+    /// The question looks like a list, so it behaves like one: the arrows and
+    /// hjkl go between the answers, a stray key neither answers nor closes it.
+    @Test func theDeleteQuestionIsAListOfTwoAnswers() {
+        var state = screen()
+        _ = state.reduce(.character("d"))
+        #expect(state.reduce(.down).isEmpty && state.mode == .confirmDelete(task: a, yes: true))
+        _ = state.reduce(.character("k"))
+        #expect(state.mode == .confirmDelete(task: a, yes: false))
+        _ = state.reduce(.character("j"))
+        #expect(state.mode == .confirmDelete(task: a, yes: true))
+        _ = state.reduce(.up)
+        _ = state.reduce(.right)
+        #expect(state.mode == .confirmDelete(task: a, yes: true), "→ goes to the other answer")
+        for key in [Key.character("x"), .character("ㅇ"), .character("1"), .paste("y")] {
+            #expect(state.reduce(key).isEmpty && state.mode == .confirmDelete(task: a, yes: true), "\(key) is ignored")
+        }
+        #expect(state.reduce(.enter) == [.delete(a)])
+        _ = state.reduce(.character("d"))
+        #expect(state.reduce(.escape).isEmpty && state.mode == .board)
+        _ = state.reduce(.character("d"))
+        #expect(state.reduce(.control("c")).isEmpty && state.mode == .board, "Ctrl-C cancels the question, it does not quit")
+    }
+
+    /// French answers with `o` (Oui), Korean with the jamo on `y`/`n`; `?` lists the question's keys and goes back to it.
+    @Test func theQuestionTakesTheLanguagesOwnLetters() {
+        var state = screen()
+        state.answers = BoardScreen.Answers(yes: ["o", "O", "y", "Y"], no: ["n", "N"])
+        _ = state.reduce(.character("d"))
+        #expect(state.reduce(.character("o")) == [.delete(a)], "o is Oui")
+        state.answers = BoardScreen.Answers(yes: ["y", "Y", "ㅛ"], no: ["n", "N", "ㅜ"])
+        _ = state.reduce(.character("d"))
+        #expect(state.reduce(.character("ㅜ")).isEmpty && state.mode == .board)
+        _ = state.reduce(.character("d"))
+        _ = state.reduce(.character("?"))
+        #expect(state.mode == .help && state.underHelp == .confirmDelete(task: a, yes: false))
+        _ = state.reduce(.escape)
+        #expect(state.mode == .confirmDelete(task: a, yes: false), "closing help goes back to the question")
+        #expect(state.reduce(.character("ㅛ")) == [.delete(a)])
+    }
+
+    /// A card in conflict: the conflict key opens its values, Enter keeps the one chosen.
+    @Test func conflictsAreChosenFromTheBoard() {
+        var state = screen()
+        #expect(state.reduce(.character("c")) == [.openConflicts(a)])
+        state.openConflicts(a, choices: [])
+        #expect(state.mode == .board && state.notice == .noConflict)
+        let choices = [
+            ConflictChoice(field: "title", value: .string("A"), shown: true),
+            ConflictChoice(field: "title", value: .string("A2"), shown: false),
+        ]
+        state.openConflicts(a, choices: choices)
+        _ = state.reduce(.down)
+        #expect(state.reduce(.enter) == [.resolve(a, choices[1])])
+        #expect(state.mode == .board)
     }
 
     @Test func undoAndRedoSayWhyWhenUnavailable() {

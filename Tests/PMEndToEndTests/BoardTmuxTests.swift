@@ -19,7 +19,7 @@ import Testing
             self.pm = pm
             var environment = pm.environment.merging(extra) { _, new in new }
             environment["LANG"] = language
-            environment["TERM"] = "xterm-256color"
+            environment["TERM"] = extra["TERM"] ?? "xterm-256color"
             let variables = environment.map { "\($0.key)=\($0.value)" }.sorted()
             let shell = (["env", "-i"] + variables + command).map { "'\($0)'" }.joined(separator: " ")
             try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "\(shell); echo EXITED-$?; sleep 60"])

@@ -10,7 +10,13 @@ import Testing
         #expect(id.count == 4 && id.allSatisfy(\.isHexDigit))
         #expect(try pm.run(["move", id, "doing"]).stdout == "Moved 'Write report' from TODO to DOING.\n")
         #expect(try pm.run(["move", id, "DOING"]).stdout == "'Write report' is already in DOING.\n")
-        #expect(try pm.run(["edit", id, "--title", "Write the report", "--no-due"]).stdout == "Edited 'Write the report'.\n")
+        #expect(
+            try pm.run(["edit", id, "--title", "Write the report", "--no-due"]).stdout
+                == "Renamed 'Write report' to 'Write the report'. Removed the deadline of 'Write the report' (it was Nov 24, 2026).\n"
+        )
+        #expect(
+            try pm.run(["edit", id, "--title", "Write the report"]).stdout
+                == "Nothing changed: 'Write the report' already had those values.\n", "an edit that changes nothing says so")
         let shown = try pm.run(["show", id, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
         #expect(object["title"] as? String == "Write the report")

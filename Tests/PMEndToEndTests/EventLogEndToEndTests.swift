@@ -117,7 +117,7 @@ import Testing
         #expect(lines[3].contains("\"title\":{\"new\":\"Write report\",\"old\":\"Written\"}"))
         try pm.run(["redo"])
         for (language, undid, redid) in [
-            ("en_US.UTF-8", "Undid: Renamed 'Written' to 'Write report'.", "Redid: Renamed 'Write report' to 'Written'."),
+            ("en_US.UTF-8", "Undid: Renamed 'Write report' to 'Written'.", "Redid: Renamed 'Write report' to 'Written'."),
             ("fr_FR.UTF-8", "Annulé : ", "Rétabli : "), ("ko_KR.UTF-8", "취소함: ", "다시 실행함: "),
         ] {
             let history = try pm.run(["history"], ["LANG": language]).stdout

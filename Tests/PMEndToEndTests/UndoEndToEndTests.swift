@@ -22,12 +22,13 @@ import Testing
         #expect(try titles(pm).isEmpty)
 
         let undoDelete = try pm.run(["undo"])
-        #expect(undoDelete.stdout == "Undid your last change: Added 'Renamed'.\n")
+        // An undo says what it took back, as it was made.
+        #expect(undoDelete.stdout == "Undid your last change: Removed 'Renamed' from DOING.\n")
         #expect(try json(pm).first?["id"] as? String == full, "the task comes back with its id")
-        #expect(try pm.run(["undo"]).stdout.contains("Renamed 'Renamed' to 'Write report'."))
+        #expect(try pm.run(["undo"]).stdout.contains("Renamed 'Write report' to 'Renamed'."))
         #expect(try json(pm).first?["due"] as? String == "2026-12-01")
-        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Moved 'Write report' from DOING to TODO.\n")
-        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Removed 'Write report' from TODO.\n")
+        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Moved 'Write report' from TODO to DOING.\n")
+        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Added 'Write report'.\n")
         #expect(try titles(pm).isEmpty)
         let nothing = try pm.run(["undo"])
         #expect(nothing.status == 1 && nothing.stderr.contains("Nothing to undo"))
@@ -52,7 +53,7 @@ import Testing
         try pm.run(["add", "from ji-woo"], jiwoo)
         try pm.run(["add", "from camille"], camille)
         let undo = try pm.run(["undo"], jiwoo)
-        #expect(undo.stdout.contains("Removed 'from ji-woo'"))
+        #expect(undo.stdout.contains("Undid your last change: Added 'from ji-woo'."))
         #expect(try titles(pm) == ["from camille"])
         #expect(try pm.run(["undo"], jiwoo).status == 1)
         #expect(try pm.run(["undo"], camille).status == 0)
@@ -111,7 +112,7 @@ import Testing
         #expect(try titles(pm).count == 100)
         for n in (0..<100).reversed() {
             let run = try pm.run(["undo"])
-            #expect(run.stdout == "Undid your last change: Removed 'task \(n)' from TODO.\n", "undo \(n): \(run.stderr)")
+            #expect(run.stdout == "Undid your last change: Added 'task \(n)'.\n", "undo \(n): \(run.stderr)")
         }
         #expect(try titles(pm).isEmpty)
         #expect(try pm.run(["undo"]).status == 1)

@@ -4,6 +4,7 @@ public enum BoardAction: String, CaseIterable, Sendable {
     case selectLeft, selectRight, selectUp, selectDown
     case moveLeft, moveRight, moveMenu
     case add, edit, delete, undo, redo, history, help, quit
+    case conflicts
     case column1, column2, column3
 }
 
@@ -22,6 +23,7 @@ public enum KeyMap {
         (.add, [.insert, .character("a"), .character("+")]),
         (.edit, [.character("e"), .character("=")]),
         (.delete, [.delete, .character("d")]),
+        (.conflicts, [.character("c"), .character("!")]),
         (.undo, [.control("z"), .character("u")]),
         (.redo, [.control("y"), .character("r")]),
         (.history, [.character("t"), .character("/")]),

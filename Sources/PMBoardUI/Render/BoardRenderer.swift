@@ -22,59 +22,100 @@ public struct BoardRenderer {
         self.today = today
     }
 
-    /// The screen for `state`, with `tasks` by id and `status` (the sync
-    /// state, from the caller) on the status line.
+    /// The screen for `state`, with `tasks` by id, the `status` line (the
+    /// link to the remote always at its right), and `reminders`: the cards
+    /// whose reminder is due now (their deadline day, from 09:00).
     public func render(
-        _ state: BoardScreen, tasks: [TaskID: BoardTask], width: Int, height: Int, status: String = "", history: [String] = []
+        _ state: BoardScreen, tasks: [TaskID: BoardTask], width: Int, height: Int, status: BoardStatus = BoardStatus(),
+        history: [String] = [], reminders: Set<TaskID> = []
     ) -> Screen {
         var screen = Screen(width: width, height: height)
         let deadlines = DeadlineFormatter(locale: formatLocale, localizer: localizer)
-        let body = max(1, screen.height - 4)
+        let footer = footerLines(state, width: screen.width)
+        let body = max(1, screen.height - 3 - footer.count)
         let gap = 2
         let sideBySide = (screen.width - 2 * gap) / 3 >= Self.minimumColumnWidth
+        let cards = Cards(tasks: tasks, deadlines: deadlines, reminders: reminders, body: body)
         if sideBySide {
             let columnWidth = (screen.width - 2 * gap) / 3
             for index in 0..<3 {
-                drawColumn(
-                    index, state: state, tasks: tasks, into: &screen, x: index * (columnWidth + gap), width: columnWidth,
-                    body: body, deadlines: deadlines, header: true)
+                drawColumn(index, state: state, cards: cards, into: &screen, x: index * (columnWidth + gap), width: columnWidth)
             }
         } else {
             // Narrow: one column at a time, with tabs naming the others.
             var x = 0
             for index in 0..<3 {
                 let label = header(index, state: state)
-                let look: ScreenCell.Look = index == state.column ? [.bold, .reverse] : [.dim]
+                let look: ScreenCell.Look = index == state.column || index == state.drag?.over ? [.bold, .reverse] : [.dim]
                 x = screen.write(label, x: x, y: 0, look: look) + 1
             }
-            drawColumn(
-                state.column, state: state, tasks: tasks, into: &screen, x: 0, width: screen.width, body: body,
-                deadlines: deadlines, header: false)
+            drawColumn(state.column, state: state, cards: cards, into: &screen, x: 0, width: screen.width, header: false)
         }
-        drawStatus(state, status: status, into: &screen)
-        drawFooter(state, into: &screen)
+        drawStatus(state, status: status, tasks: tasks, into: &screen, y: screen.height - 1 - footer.count)
+        drawFooter(footer, into: &screen)
+        drawPanel(state, tasks: tasks, history: history, into: &screen)
+        return screen
+    }
+
+    private func drawPanel(_ state: BoardScreen, tasks: [TaskID: BoardTask], history: [String], into screen: inout Screen) {
+        let title = { (id: TaskID) in MessageArgument.text(TextSafety.escaped(tasks[id]?.title ?? "")) }
         switch state.mode {
         case .board: break
         case .moveMenu(let task, let choices, let chosen):
-            let title = localizer.string(.boardMoveTitle, .text(TextSafety.escaped(tasks[task]?.title ?? "")))
             let lines = choices.map { "\(TaskState.allCases.firstIndex(of: $0).map { $0 + 1 } ?? 0)  " + name($0) }
-            drawBox(title: title, lines: lines, chosen: chosen, into: &screen)
-        case .confirmDelete(let task, let yes):
-            let title = localizer.string(.boardConfirmDelete, .text(TextSafety.escaped(tasks[task]?.title ?? "")))
             drawBox(
-                title: title, lines: [localizer.string(.boardNo), localizer.string(.boardYes)], chosen: yes ? 1 : 0,
-                into: &screen)
+                title: localizer.string(.boardMoveTitle, title(task)), lines: lines, chosen: chosen,
+                hint: localizer.string(.boardMenuHint), into: &screen)
+        case .confirmDelete(let task, let yes):
+            let keys = answerKeys(state.answers)
+            drawBox(
+                title: localizer.string(.boardConfirmDelete, title(task)),
+                lines: [localizer.string(.boardNo), localizer.string(.boardYes)], chosen: yes ? 1 : 0,
+                hint: localizer.string(.boardConfirmHint, .text(keys.yes), .text(keys.no)), into: &screen)
+        case .conflicts(let task, let choices, let chosen):
+            drawBox(
+                title: localizer.string(.boardConflictTitle, title(task)), lines: choices.map(conflictLine), chosen: chosen,
+                hint: localizer.string(.boardMenuHint), into: &screen)
         case .help:
-            drawHelp(into: &screen)
+            drawHelp(state, into: &screen)
         case .history(let task):
             drawHistory(history, task: task.flatMap { tasks[$0] }, into: &screen)
         case .form(let form):
             drawForm(form, tasks: tasks, into: &screen)
         }
-        return screen
     }
 
-    private func name(_ state: TaskState) -> String {
+    /// The first key of each answer, as the hint names them (`o`/`n` in French).
+    func answerKeys(_ answers: BoardScreen.Answers) -> (yes: String, no: String) {
+        func first(_ keys: Set<Character>, _ word: L10nKey) -> String {
+            let initial = localizer.string(word).lowercased().first
+            let pick = initial.flatMap { keys.contains($0) ? $0 : nil } ?? keys.filter { $0.isASCII && $0.isLowercase }.min()
+            return pick.map(String.init) ?? ""
+        }
+        return (first(answers.yes, .boardYes), first(answers.no, .boardNo))
+    }
+
+    /// A value in the conflict menu: `Title: 'Buy milk'  (shown)`.
+    private func conflictLine(_ choice: ConflictChoice) -> String {
+        let value: String
+        switch (choice.field, choice.value) {
+        case ("due", .string(let text)): value = CivilDate(iso: text).map(deadlineText) ?? TextSafety.escaped(text)
+        case ("due", _): value = localizer.string(.showNoDue)
+        case ("state", .string(let text)): value = TaskState(rawValue: text).map(name) ?? TextSafety.escaped(text)
+        case (_, .string(let text)):
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            value = "'" + TextSafety.escaped(line) + (line.count < text.count ? "…'" : "'")
+        default: value = ""
+        }
+        let line = fieldLabel(choice.field) + ": " + value
+        return choice.shown ? localizer.string(.boardConflictShown, .text(line)) : line
+    }
+
+    private func deadlineText(_ date: CivilDate) -> String {
+        DeadlineFormatter(locale: formatLocale, localizer: localizer).string(date)
+    }
+
+    func name(_ state: TaskState) -> String {
         switch state {
         case .todo: return localizer.string(.columnTodo)
         case .doing: return localizer.string(.columnDoing)
@@ -86,61 +127,106 @@ public struct BoardRenderer {
         localizer.plural(.listHeader, count: state.columns[index].count, .text(name(TaskState.allCases[index])))
     }
 
+    /// What every column needs to draw its cards.
+    private struct Cards {
+        var tasks: [TaskID: BoardTask]
+        var deadlines: DeadlineFormatter
+        var reminders: Set<TaskID>
+        /// The rows the cards may take.
+        var body: Int
+    }
+
     private func drawColumn(
-        _ index: Int, state: BoardScreen, tasks: [TaskID: BoardTask], into screen: inout Screen, x: Int, width: Int,
-        body: Int, deadlines: DeadlineFormatter, header withHeader: Bool
+        _ index: Int, state: BoardScreen, cards: Cards, into screen: inout Screen, x: Int, width: Int,
+        header withHeader: Bool = true
     ) {
         if withHeader {
-            let look: ScreenCell.Look = index == state.column ? [.bold, .reverse] : [.bold]
+            // The column a dragged card is over stands out as the selected one does.
+            let look: ScreenCell.Look = index == state.column || index == state.drag?.over ? [.bold, .reverse] : [.bold]
             screen.write(TerminalCells.truncate(header(index, state: state), toWidth: width), x: x, y: 0, look: look)
         }
         screen.write(String(repeating: "─", count: width), x: x, y: 1, look: [.dim], limit: width)
-        // Each card: its title, then its deadline and marks, one line each.
         // Only the cards on screen are formatted: a key costs the same on a
         // board of ten cards or ten thousand.
-        let ids = state.columns[index].filter { tasks[$0] != nil }
+        let ids = state.columns[index].filter { cards.tasks[$0] != nil }
         if ids.isEmpty {
             screen.write(localizer.string(.listEmptyColumn), x: x, y: 2, look: [.dim], limit: width)
             return
         }
-        func height(_ task: BoardTask) -> Int {
-            1 + (task.due == nil ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1) + (task.restored ? 1 : 0)
-        }
-        // Scroll so the selected card is in view.
-        var first = 0
-        if index == state.column {
-            var used = 0
-            for card in (0...min(state.row, ids.count - 1)).reversed() {
-                used += tasks[ids[card]].map(height) ?? 1
-                if used > body { break }
-                first = card
-            }
-        }
+        let (first, rows) = window(ids, selected: index == state.column ? state.row : 0, cards: cards)
         var y = 2
-        for position in first..<ids.count {
-            guard y + 1 <= 2 + body, let task = tasks[ids[position]] else { break }
-            var lines = [(TextSafety.escaped(task.title), ScreenCell.Look())]
-            if let due = task.due {
-                let overdue = task.isOverdue(today: today)
-                lines.append(("  " + deadlines.label(due, overdue: overdue), overdue ? [.red] : [.dim]))
-            }
-            if !task.conflicts.isEmpty {
-                let fields = task.conflicts.keys.sorted().map(fieldLabel).joined(separator: ", ")
-                lines.append(("  " + localizer.string(.listConflict, .text(fields)), [.red]))
-            }
-            if task.restored { lines.append(("  " + localizer.string(.listRestored), [.red])) }
+        if first > 0 {
+            screen.write(localizer.plural(.boardMoreAbove, count: first), x: x + 1, y: y, look: [.dim], limit: width - 1)
+            y += 1
+        }
+        var position = first
+        while position < ids.count, let task = cards.tasks[ids[position]] {
+            let lines = cardLines(task, width: width, cards: cards)
+            guard y + lines.count <= 2 + rows else { break }
             let selected = index == state.column && position == state.row
-            for (number, (text, look)) in lines.enumerated() where y < 2 + body {
+            for (number, (text, look)) in lines.enumerated() {
                 let prefix = number == 0 ? (selected ? "▌" : " ") : " "
                 let line = prefix + TerminalCells.truncate(text, toWidth: width - 1)
                 screen.write(line, x: x, y: y, look: selected ? look.union(.reverse) : look, limit: width)
                 if selected { screen.paint(x: x, y: y, count: width, look: .reverse) }
                 y += 1
             }
+            position += 1
+        }
+        if position < ids.count {
+            screen.write(
+                localizer.plural(.boardMoreBelow, count: ids.count - position), x: x + 1, y: 2 + cards.body - 1, look: [.dim],
+                limit: width - 1)
         }
     }
 
-    private func fieldLabel(_ field: String) -> String {
+    private func height(_ task: BoardTask) -> Int {
+        1 + (task.due == nil ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1) + (task.restored ? 1 : 0)
+    }
+
+    /// The first card shown and the rows the cards get, so that the selected
+    /// card is in view and a line is left to say how many are above and below.
+    private func window(_ ids: [TaskID], selected: Int, cards: Cards) -> (first: Int, rows: Int) {
+        let heights = ids.map { cards.tasks[$0].map(height) ?? 1 }
+        if heights.reduce(0, +) <= cards.body { return (0, cards.body) }
+        func first(fitting rows: Int) -> Int {
+            var used = 0
+            var first = 0
+            for card in (0...min(selected, ids.count - 1)).reversed() {
+                used += heights[card]
+                if used > rows { break }
+                first = card
+            }
+            return first
+        }
+        let start = first(fitting: cards.body - 1)
+        // A line for "↑ N more" too, when cards are hidden above.
+        return start == 0 ? (0, cards.body - 1) : (first(fitting: cards.body - 2), cards.body - 1)
+    }
+
+    /// A card's lines: its title, then its deadline and marks, one line each.
+    private func cardLines(_ task: BoardTask, width: Int, cards: Cards) -> [(String, ScreenCell.Look)] {
+        var lines = [(TextSafety.escaped(task.title), ScreenCell.Look())]
+        if let due = task.due {
+            let overdue = task.isOverdue(today: today)
+            // At 80 columns a column has 25 cells: a compact date keeps "overdue" whole, as `pm list` does.
+            var label = cards.deadlines.label(due, overdue: overdue, fitting: width - 3, today: today)
+            var look: ScreenCell.Look = overdue ? [.red] : [.dim]
+            if !overdue, cards.reminders.contains(task.id) {
+                label = localizer.string(.cardDueToday)
+                look = [.bold]
+            }
+            lines.append(("  " + label, look))
+        }
+        if !task.conflicts.isEmpty {
+            let fields = task.conflicts.keys.sorted().map(fieldLabel).joined(separator: ", ")
+            lines.append(("  " + localizer.string(.listConflict, .text(fields)), [.red]))
+        }
+        if task.restored { lines.append(("  " + localizer.string(.listRestored), [.red])) }
+        return lines
+    }
+
+    func fieldLabel(_ field: String) -> String {
         switch field {
         case "title": return localizer.string(.showTitle)
         case "body": return localizer.string(.showBody)
@@ -150,20 +236,48 @@ public struct BoardRenderer {
         }
     }
 
-    private func drawStatus(_ state: BoardScreen, status: String, into screen: inout Screen) {
-        let y = screen.height - 2
-        if let notice = state.notice {
-            let key: L10nKey
-            switch notice {
-            case .nothingSelected: key = .boardNoticeNothingSelected
-            case .nothingToUndo: key = .boardNoticeNothingToUndo
-            case .nothingToRedo: key = .boardNoticeNothingToRedo
-            case .undoBlocked: key = .boardNoticeUndoBlocked
-            case .noColumnThatWay: key = .boardNoticeNoColumnThatWay
+    /// The status line: a key's notice, a drag in progress, the last
+    /// action's message or the last sync on the left; the link to the remote
+    /// always on the right, offline in reverse video so it is seen at a
+    /// glance (and without colour).
+    private func drawStatus(
+        _ state: BoardScreen, status: BoardStatus, tasks: [TaskID: BoardTask], into screen: inout Screen, y: Int
+    ) {
+        var right = screen.width
+        if !status.indicator.isEmpty {
+            let indicator = TerminalCells.truncate(status.indicator, toWidth: max(1, screen.width / 2))
+            right = screen.width - TerminalCells.width(of: indicator)
+            let look: ScreenCell.Look
+            switch status.link {
+            case .offline: look = [.bold, .reverse, .red]
+            case .local: look = [.dim]
+            case .online, .syncing: look = [.bold]
             }
-            screen.write(TerminalCells.truncate(localizer.string(key), toWidth: screen.width), x: 0, y: y, look: [.red])
-        } else if !status.isEmpty {
-            screen.write(TerminalCells.truncate(status, toWidth: screen.width), x: 0, y: y, look: [.dim])
+            screen.write(indicator, x: right, y: y, look: look)
+        }
+        let room = max(0, right - 2)
+        let left: (String, ScreenCell.Look)
+        if let notice = state.notice {
+            left = (localizer.string(Self.noticeKey(notice)), [.red])
+        } else if let drag = state.drag, let task = tasks[drag.task] {
+            let target = name(TaskState.allCases[drag.over])
+            left = (localizer.string(.boardDragging, .text(TextSafety.escaped(task.title)), .text(target)), [.bold])
+        } else if !status.message.isEmpty {
+            left = (status.message, [])
+        } else {
+            left = (status.summary, [.dim])
+        }
+        screen.write(TerminalCells.truncate(left.0, toWidth: room), x: 0, y: y, look: left.1, limit: room)
+    }
+
+    static func noticeKey(_ notice: BoardScreen.Notice) -> L10nKey {
+        switch notice {
+        case .nothingSelected: return .boardNoticeNothingSelected
+        case .nothingToUndo: return .boardNoticeNothingToUndo
+        case .nothingToRedo: return .boardNoticeNothingToRedo
+        case .undoBlocked: return .boardNoticeUndoBlocked
+        case .noColumnThatWay: return .boardNoticeNoColumnThatWay
+        case .noConflict: return .boardNoticeNoConflict
         }
     }
 
@@ -188,7 +302,7 @@ public struct BoardRenderer {
 
     /// The footer's entries: keys and what they do, from the key table;
     /// an action that is unavailable now is dimmed.
-    func hints(_ state: BoardScreen) -> [(keys: String, label: String, available: Bool)] {
+    func hints(_ state: BoardScreen) -> [Hint] {
         /// An action's keys for the footer: the arrows for selecting, else its letter.
         func keys(_ actions: [BoardAction], letters: Bool = true) -> String {
             actions.compactMap { action -> String? in
@@ -200,7 +314,10 @@ public struct BoardRenderer {
             }.joined()
         }
         let card = state.selected != nil
-        return [
+        // The conflict key only on a card in conflict, where it is the thing to do.
+        let conflicts: [Hint] =
+            state.selectedHasConflicts ? [(keys([.conflicts]), localizer.string(.boardKeyConflicts), true)] : []
+        return conflicts + [
             (keys([.selectLeft, .selectDown, .selectUp, .selectRight], letters: false), localizer.string(.boardKeySelect), true),
             (keys([.moveLeft, .moveRight], letters: false), localizer.string(.boardKeyMove), card),
             (keys([.moveMenu]), localizer.string(.boardKeyMenu), card),
@@ -215,158 +332,43 @@ public struct BoardRenderer {
         ]
     }
 
-    /// The footer: as many hints as fit, but help and quit always (the last two).
-    private func drawFooter(_ state: BoardScreen, into screen: inout Screen) {
+    typealias Hint = (keys: String, label: String, available: Bool)
+
+    /// The footer: every hint, on a second line when one is not enough (help
+    /// and quit last); only on a very narrow screen are the middle ones left out.
+    func footerLines(_ state: BoardScreen, width: Int) -> [[Hint]] {
         let all = hints(state)
-        let kept = all.suffix(2)
-        func width(_ hint: (keys: String, label: String, available: Bool)) -> Int {
-            TerminalCells.width(of: hint.keys + " " + hint.label) + 2
+        func cells(_ hint: Hint) -> Int { TerminalCells.width(of: hint.keys + " " + hint.label) + 2 }
+        var lines: [[Hint]] = [[]]
+        var used = 0
+        for hint in all {
+            if used + cells(hint) > width + 2, !lines[lines.count - 1].isEmpty {
+                lines.append([])
+                used = 0
+            }
+            lines[lines.count - 1].append(hint)
+            used += cells(hint)
         }
-        var room = screen.width - kept.reduce(0) { $0 + width($1) }
-        var shown: [(keys: String, label: String, available: Bool)] = []
-        for hint in all.dropLast(2) {
-            guard width(hint) <= room else { break }
+        guard lines.count > 2 else { return lines }
+        // Too narrow for two lines: as many as fit, then help and quit.
+        let kept = Array(all.suffix(2))
+        var room = width - kept.reduce(0) { $0 + cells($1) }
+        var shown: [Hint] = []
+        for hint in all.dropLast(2) where cells(hint) <= room {
             shown.append(hint)
-            room -= width(hint)
+            room -= cells(hint)
         }
-        var x = 0
-        let y = screen.height - 1
-        for (keys, label, available) in shown + kept {
-            let end = screen.write(keys, x: x, y: y, look: available ? [.bold] : [.dim])
-            x = screen.write(" " + label, x: end, y: y, look: available ? [] : [.dim]) + 2
-        }
+        return [shown + kept]
     }
 
-    private func drawBox(title: String, lines: [String], chosen: Int, into screen: inout Screen) {
-        let inner = min(
-            screen.width - 4, max(TerminalCells.width(of: title), lines.map { TerminalCells.width(of: $0) }.max() ?? 0) + 2)
-        let height = lines.count + 4
-        let left = max(0, (screen.width - inner - 2) / 2)
-        let top = max(0, (screen.height - height) / 2)
-        screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
-        for row in 1..<(height - 1) {
-            screen.write("│" + String(repeating: " ", count: inner) + "│", x: left, y: top + row)
-        }
-        screen.write("└" + String(repeating: "─", count: inner) + "┘", x: left, y: top + height - 1)
-        screen.write(TerminalCells.truncate(title, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
-        for (index, line) in lines.enumerated() {
-            let text = TerminalCells.truncate(line, toWidth: inner - 2)
-            screen.write(text, x: left + 2, y: top + 3 + index, look: index == chosen ? [.reverse] : [])
-        }
-    }
-
-    /// The form over the board: labelled fields, the body on several lines,
-    /// the deadline checked as typed, and the real cursor at the caret (so
-    /// input methods and screen readers follow it).
-    private func drawForm(_ form: TaskForm, tasks: [TaskID: BoardTask], into screen: inout Screen) {
-        let inner = max(10, min(screen.width - 4, 70))
-        let bodyLines = 4
-        let height = min(screen.height, 11 + bodyLines)
-        let left = max(0, (screen.width - inner - 2) / 2)
-        let top = max(0, (screen.height - height) / 2)
-        screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
-        for row in 1..<(height - 1) { screen.write("│" + String(repeating: " ", count: inner) + "│", x: left, y: top + row) }
-        screen.write("└" + String(repeating: "─", count: inner) + "┘", x: left, y: top + height - 1)
-        let heading =
-            form.task.map { id in localizer.string(.boardFormEditTitle, .text(TextSafety.escaped(tasks[id]?.title ?? ""))) }
-            ?? localizer.string(.boardFormAddTitle)
-        screen.write(TerminalCells.truncate(heading, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
-        let labels = [localizer.string(.boardFormTitle), localizer.string(.boardFormBody), localizer.string(.boardFormDue)]
-        let labelWidth = labels.map { TerminalCells.width(of: $0) }.max() ?? 0
-        let fieldX = left + 2 + labelWidth + 2
-        let fieldWidth = max(4, left + inner - fieldX)
-        let rows: [TaskForm.Field: Int] = [.title: top + 3, .body: top + 5, .due: top + 6 + bodyLines]
-        for field in TaskForm.Field.allCases {
-            let y = rows[field] ?? top
-            let focused = form.focus == field
-            screen.write(labels[field.rawValue], x: left + 2, y: y, look: focused ? [.bold] : [.dim])
-            let text = [form.title, form.body, form.due][field.rawValue]
-            let lines = field == .body ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
-            // The caret's line and column in the field.
-            var caretLine = 0
-            var caretColumn = focused ? form.caret : 0
-            if field == .body, focused {
-                var remaining = form.caret
-                for (number, line) in lines.enumerated() {
-                    if remaining <= line.count {
-                        caretLine = number
-                        caretColumn = remaining
-                        break
-                    }
-                    remaining -= line.count + 1
-                }
+    private func drawFooter(_ lines: [[Hint]], into screen: inout Screen) {
+        for (number, line) in lines.enumerated() {
+            var x = 0
+            let y = screen.height - lines.count + number
+            for (keys, label, available) in line {
+                let end = screen.write(keys, x: x, y: y, look: available ? [.bold] : [.dim])
+                x = screen.write(" " + label, x: end, y: y, look: available ? [] : [.dim]) + 2
             }
-            let firstLine = max(0, caretLine - (field == .body ? bodyLines - 1 : 0))
-            for (offset, line) in lines.dropFirst(firstLine).prefix(field == .body ? bodyLines : 1).enumerated() {
-                let shown = TextSafety.escaped(line)
-                // Scroll a long line so the caret stays in view.
-                let before = String(shown.prefix(focused && offset + firstLine == caretLine ? caretColumn : 0))
-                var start = 0
-                while TerminalCells.width(of: String(Array(before).dropFirst(start))) >= fieldWidth { start += 1 }
-                let visible = String(Array(shown).dropFirst(start))
-                screen.write(visible, x: fieldX, y: y + offset, look: focused ? [.reverse] : [], limit: fieldWidth)
-                if focused { screen.paint(x: fieldX, y: y + offset, count: fieldWidth, look: .reverse) }
-                if focused, offset + firstLine == caretLine {
-                    screen.cursor = (fieldX + TerminalCells.width(of: String(Array(before).dropFirst(start))), y + offset)
-                }
-            }
-            if lines.isEmpty || (focused && text.isEmpty) {
-                if focused {
-                    screen.paint(x: fieldX, y: y, count: fieldWidth, look: .reverse)
-                    screen.cursor = (fieldX, y)
-                }
-            }
-        }
-        // The deadline, checked as typed.
-        let dueY = (rows[.due] ?? top) + 1
-        if form.due.contains(where: { !$0.isWhitespace }), let checkDue {
-            let (valid, text) = checkDue(form.due)
-            screen.write(TerminalCells.truncate(text, toWidth: fieldWidth), x: fieldX, y: dueY, look: valid ? [.dim] : [.red])
-        }
-        let note: (String, ScreenCell.Look)
-        if form.confirmingDiscard {
-            note = (localizer.string(.boardFormDiscard), [.bold, .red])
-        } else if form.changedUnderneath {
-            note = (localizer.string(.boardFormChangedUnderneath), [.red])
-        } else {
-            note = (localizer.string(form.focus == .body ? .boardFormBodyHint : .boardFormHint), [.dim])
-        }
-        screen.write(TerminalCells.truncate(note.0, toWidth: inner - 2), x: left + 2, y: top + height - 2, look: note.1)
-    }
-
-    /// The history panel: newest first, in the reader's language.
-    private func drawHistory(_ lines: [String], task: BoardTask?, into screen: inout Screen) {
-        for row in 0..<screen.height { screen.write(String(repeating: " ", count: screen.width), x: 0, y: row) }
-        let title =
-            task.map { localizer.string(.boardHistoryTask, .text(TextSafety.escaped($0.title))) }
-            ?? localizer.string(.boardHistoryTitle)
-        screen.write(TerminalCells.truncate(title, toWidth: screen.width - 2), x: 1, y: 0, look: [.bold])
-        if lines.isEmpty { screen.write(localizer.string(.historyEmpty), x: 1, y: 2, look: [.dim]) }
-        for (index, line) in lines.enumerated() where index + 2 < screen.height - 1 {
-            screen.write(TerminalCells.truncate(line, toWidth: screen.width - 2), x: 1, y: index + 2)
-        }
-        screen.write(
-            TerminalCells.truncate(localizer.string(.boardHistoryHint), toWidth: screen.width), x: 0, y: screen.height - 1,
-            look: [.dim])
-    }
-
-    private func drawHelp(into screen: inout Screen) {
-        for row in 0..<screen.height { screen.write(String(repeating: " ", count: screen.width), x: 0, y: row) }
-        screen.write(localizer.string(.boardHelpTitle), x: 1, y: 0, look: [.bold])
-        let labels: [BoardAction: L10nKey] = [
-            .selectLeft: .boardKeySelect, .selectRight: .boardKeySelect, .selectUp: .boardKeySelect,
-            .selectDown: .boardKeySelect, .moveLeft: .boardKeyMove, .moveRight: .boardKeyMove, .moveMenu: .boardKeyMenu,
-            .add: .boardKeyAdd, .edit: .boardKeyEdit, .delete: .boardKeyDelete, .undo: .boardKeyUndo, .redo: .boardKeyRedo,
-            .history: .boardKeyHistory, .help: .boardKeyHelp, .quit: .boardKeyQuit, .column1: .boardKeyColumn,
-            .column2: .boardKeyColumn, .column3: .boardKeyColumn,
-        ]
-        let rows = KeyMap.bindings.map { binding in
-            (binding.keys.map(keyName).joined(separator: " "), labels[binding.action].map { localizer.string($0) } ?? "")
-        }
-        let keyWidth = min(screen.width / 2, rows.map { TerminalCells.width(of: $0.0) }.max() ?? 0)
-        for (index, (keys, label)) in rows.enumerated() where index + 2 < screen.height {
-            screen.write(TerminalCells.truncate(keys, toWidth: keyWidth), x: 1, y: index + 2, look: [.bold])
-            screen.write(label, x: keyWidth + 3, y: index + 2)
         }
     }
 }

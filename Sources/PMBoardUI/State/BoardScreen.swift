@@ -11,18 +11,21 @@ public struct BoardScreen: Equatable, Sendable {
         case board
         /// The move menu (the apps' long-press popover): the other columns, one chosen.
         case moveMenu(task: TaskID, choices: [TaskState], chosen: Int)
-        /// Delete asks first; No is the default.
+        /// Delete asks first: No above Yes, No chosen; arrows choose, Enter answers.
         case confirmDelete(task: TaskID, yes: Bool)
         case help
         /// The history panel: the board's, or one task's (Tab switches).
         case history(task: TaskID?)
         /// The add or edit form.
         case form(TaskForm)
+        /// A card's values in conflict after a sync: each field's shown value
+        /// and the others kept, one chosen (DESIGN.md §9).
+        case conflicts(task: TaskID, choices: [ConflictChoice], chosen: Int)
     }
 
     /// Why a key did nothing: said in the status line (a dimmed key says why when pressed).
     public enum Notice: Equatable, Sendable {
-        case nothingSelected, nothingToUndo, nothingToRedo, undoBlocked, noColumnThatWay
+        case nothingSelected, nothingToUndo, nothingToRedo, undoBlocked, noColumnThatWay, noConflict
     }
 
     /// What the driver must do.
@@ -31,6 +34,10 @@ public struct BoardScreen: Equatable, Sendable {
         case delete(TaskID)
         case undo, redo
         case openEdit(TaskID)
+        /// Open the conflict menu on a card (the driver has its values, see ``openConflicts(_:choices:)``).
+        case openConflicts(TaskID)
+        /// Keep this value of a field in conflict.
+        case resolve(TaskID, ConflictChoice)
         /// Save the form (the driver closes it with ``closeForm()`` once saved).
         case save(TaskForm)
         case quit
@@ -46,6 +53,32 @@ public struct BoardScreen: Equatable, Sendable {
     public var canUndo = false
     public var undoBlocked = false
     public var canRedo = false
+    /// The cards with values in conflict (their key is offered on them).
+    public private(set) var conflicted: Set<TaskID> = []
+    public var selectedHasConflicts: Bool { selected.map(conflicted.contains) ?? false }
+    /// What help closes back to: the board, or the question or menu it was opened over.
+    public private(set) var underHelp = Mode.board
+    /// A card being dragged, and the column under the pointer.
+    public private(set) var drag: (task: TaskID, over: Int)?
+    /// The keys that answer the delete question, in the reader's language
+    /// (`o` for Oui in French; `ㅛ` for `y` under a Korean input method).
+    public var answers = Answers()
+
+    public struct Answers: Equatable, Sendable {
+        public var yes: Set<Character>
+        public var no: Set<Character>
+        public init(yes: Set<Character> = ["y", "Y"], no: Set<Character> = ["n", "N"]) {
+            self.yes = yes
+            self.no = no
+        }
+    }
+
+    public static func == (a: BoardScreen, b: BoardScreen) -> Bool {
+        (a.columns, a.column, a.row, a.mode, a.notice) == (b.columns, b.column, b.row, b.mode, b.notice)
+            && (a.canUndo, a.undoBlocked, a.canRedo, a.underHelp, a.answers, a.conflicted)
+                == (b.canUndo, b.undoBlocked, b.canRedo, b.underHelp, b.answers, b.conflicted)
+            && a.drag?.task == b.drag?.task && a.drag?.over == b.drag?.over
+    }
 
     public init(columns: [[TaskID]]) {
         self.columns = columns + Array(repeating: [], count: max(0, 3 - columns.count))
@@ -59,8 +92,11 @@ public struct BoardScreen: Equatable, Sendable {
 
     /// The board changed (a command of ours, another process, a sync): the
     /// selection stays on the same task wherever it went, else on the same place.
-    public mutating func refresh(columns new: [[TaskID]], canUndo: Bool, canRedo: Bool, undoBlocked: Bool = false) {
+    public mutating func refresh(
+        columns new: [[TaskID]], canUndo: Bool, canRedo: Bool, undoBlocked: Bool = false, conflicted: Set<TaskID> = []
+    ) {
         let keep = selected
+        self.conflicted = conflicted
         columns = new + Array(repeating: [], count: max(0, 3 - new.count))
         (self.canUndo, self.canRedo, self.undoBlocked) = (canUndo, canRedo, undoBlocked)
         if let keep {
@@ -81,7 +117,12 @@ public struct BoardScreen: Equatable, Sendable {
         case .board: return reduceBoard(key)
         case .moveMenu(let task, let choices, let chosen): return reduceMenu(key, task: task, choices: choices, chosen: chosen)
         case .confirmDelete(let task, let yes): return reduceConfirm(key, task: task, yes: yes)
+        case .conflicts(let task, let choices, let chosen):
+            return reduceConflicts(key, task: task, choices: choices, chosen: chosen)
         case .form(var form):
+            // "Discard your changes?" takes the language's own yes.
+            var key = key
+            if form.confirmingDiscard, case .character(let c) = key, answers.yes.contains(c) { key = .character("y") }
             switch form.reduce(key) {
             case .close?: mode = .board
             case .save?:
@@ -98,9 +139,18 @@ public struct BoardScreen: Equatable, Sendable {
             }
             return []
         case .help:
-            if key == .escape || KeyMap.action(for: key) == .quit || KeyMap.action(for: key) == .help { mode = .board }
+            if key == .escape || KeyMap.action(for: key) == .quit || KeyMap.action(for: key) == .help {
+                mode = underHelp
+                underHelp = .board
+            }
             return []
         }
+    }
+
+    /// `?` over a question or menu: its keys are listed, and closing help goes back to it.
+    private mutating func openHelp() {
+        underHelp = mode
+        mode = .help
     }
 
     private mutating func reduceBoard(_ key: Key) -> [Effect] {
@@ -157,8 +207,14 @@ public struct BoardScreen: Equatable, Sendable {
                 return []
             }
             return [.redo]
+        case .conflicts:
+            guard let task = selected else {
+                notice = .nothingSelected
+                return []
+            }
+            return [.openConflicts(task)]
         case .history: mode = .history(task: nil)
-        case .help: mode = .help
+        case .help: openHelp()
         case .quit: return [.quit]
         }
         return []
@@ -170,9 +226,11 @@ public struct BoardScreen: Equatable, Sendable {
     }
 
     private mutating func reduceMenu(_ key: Key, task: TaskID, choices: [TaskState], chosen: Int) -> [Effect] {
-        switch key {
+        switch Self.answerKey(key) {
         case .escape, .character("q"):
             mode = .board
+        case .character("?"):
+            openHelp()
         case .up, .left, .backTab:
             mode = .moveMenu(task: task, choices: choices, chosen: max(0, chosen - 1))
         case .down, .right, .tab:
@@ -192,21 +250,68 @@ public struct BoardScreen: Equatable, Sendable {
         return []
     }
 
+    /// The delete question: the arrows (and `hjkl`, Tab) go between No and
+    /// Yes, Enter answers the one chosen, the language's own letters answer
+    /// at once, Escape or `q` cancel, `?` lists these keys; any other key is
+    /// ignored, so a stray key neither deletes nor silently cancels.
     private mutating func reduceConfirm(_ key: Key, task: TaskID, yes: Bool) -> [Effect] {
-        switch key {
-        case .character("y"), .character("Y"), .character("ㅛ"):
-            mode = .board
-            return [.delete(task)]
-        case .left, .right, .tab, .backTab:
-            mode = .confirmDelete(task: task, yes: !yes)
+        if case .character(let character) = key {
+            if answers.yes.contains(character) {
+                mode = .board
+                return [.delete(task)]
+            }
+            if answers.no.contains(character) {
+                mode = .board
+                return []
+            }
+        }
+        switch Self.answerKey(key) {
+        case .up: mode = .confirmDelete(task: task, yes: false)
+        case .down: mode = .confirmDelete(task: task, yes: true)
+        case .left, .right, .tab, .backTab: mode = .confirmDelete(task: task, yes: !yes)
         case .enter:
             mode = .board
             return yes ? [.delete(task)] : []
-        default:
-            // No, Escape, or anything else: nothing is deleted.
-            mode = .board
+        case .escape, .character("q"): mode = .board
+        case .character("?"): openHelp()
+        default: break
         }
         return []
+    }
+
+    /// A key in a question or menu: `hjkl` (and the jamo on them) as arrows.
+    static func answerKey(_ key: Key) -> Key {
+        switch KeyMap.action(for: key) {
+        case .selectLeft?: return .left
+        case .selectRight?: return .right
+        case .selectUp?: return .up
+        case .selectDown?: return .down
+        case .quit?: return .character("q")
+        default: return key
+        }
+    }
+
+    private mutating func reduceConflicts(_ key: Key, task: TaskID, choices: [ConflictChoice], chosen: Int) -> [Effect] {
+        switch Self.answerKey(key) {
+        case .escape, .character("q"): mode = .board
+        case .character("?"): openHelp()
+        case .up, .left, .backTab: mode = .conflicts(task: task, choices: choices, chosen: max(0, chosen - 1))
+        case .down, .right, .tab: mode = .conflicts(task: task, choices: choices, chosen: min(choices.count - 1, chosen + 1))
+        case .enter:
+            mode = .board
+            return choices.indices.contains(chosen) ? [.resolve(task, choices[chosen])] : []
+        default: break
+        }
+        return []
+    }
+
+    /// Opens the conflict menu with a card's values; a card without conflicts says so.
+    public mutating func openConflicts(_ task: TaskID, choices: [ConflictChoice]) {
+        guard !choices.isEmpty else {
+            notice = .noConflict
+            return
+        }
+        mode = .conflicts(task: task, choices: choices, chosen: 0)
     }
 
     /// Mouse: a click selects the card under it (the driver maps rows and
@@ -219,6 +324,12 @@ public struct BoardScreen: Equatable, Sendable {
         }
         return []
     }
+
+    /// A card is dragged over column `over` (the driver follows the mouse).
+    public mutating func dragging(_ task: TaskID, over column: Int) { drag = (task, min(max(0, column), 2)) }
+
+    /// The drag ended (dropped or left).
+    public mutating func endDrag() { drag = nil }
 
     /// Opens the edit form on `task` (the driver has its fields).
     public mutating func openForm(_ form: TaskForm) { mode = .form(form) }

@@ -12,16 +12,20 @@ public protocol BoardSource: AnyObject {
     func load() throws -> (tasks: [BoardTask], canUndo: Bool, canRedo: Bool, undoBlocked: Bool)
     /// Carries out an effect; returns a message for the status line.
     func perform(_ effect: BoardScreen.Effect) throws -> String
-    /// A one-line sync state (empty when there is no remote).
-    func status() -> String
+    /// The link to the remote and the last sync (the message is the driver's).
+    func status() -> BoardStatus
     /// Something that changes whenever the board's files do (size, time).
     func fingerprint() -> String
     /// A message for an error, in the reader's language.
     func describe(_ error: Error) -> String
     /// History lines, newest first, in the reader's language: the board's, or one task's.
     func history(task: TaskID?, limit: Int) -> [String]
-    /// Called every turn of the loop: background work (sync with the remote).
+    /// Called about once a second: background work (sync with the remote).
     func tick()
+    /// The viewer's date now: it changes at midnight in the viewer's time zone.
+    func today() -> CivilDate
+    /// The cards whose reminder is due now, each with the words that announce it.
+    func reminders(_ tasks: [BoardTask]) -> [TaskID: String]
 }
 
 /// The thin part that touches the terminal (DESIGN.md §11): raw mode, the
@@ -29,16 +33,27 @@ public protocol BoardSource: AnyObject {
 /// restored on every way out (quit, Ctrl-C, SIGTERM, SIGHUP, an error).
 public final class TerminalDriver {
     let source: BoardSource
-    let renderer: BoardRenderer
+    var renderer: BoardRenderer
     private var saved = termios()
     private var raw = false
     private var shown: Screen?
     private var state = BoardScreen(columns: [[], [], []])
     private var tasks: [TaskID: BoardTask] = [:]
-    private var message = ""
     private var fingerprint = ""
     private var decoder = KeyDecoder()
     private var blocked = sigset_t()
+    /// The status line: the link, the last sync, and the last action's message with when it was said.
+    private var status = BoardStatus()
+    private var messageSaid = 0.0
+    /// Reminders due now, and whether they were looked at yet (the first look announces none).
+    private var reminders: [TaskID: String] = [:]
+    private var remindersKnown = false
+    private var lastSlowTick = -Double.infinity
+    /// Whether something on screen may have changed since the last draw.
+    private var dirty = true
+
+    /// How long an action's message stays before the sync state comes back.
+    static let messageSeconds = 6.0
 
     /// Whether red may be used (not under `NO_COLOR`).
     let color: Bool
@@ -47,6 +62,7 @@ public final class TerminalDriver {
         self.source = source
         self.renderer = renderer
         self.color = color
+        state.answers = BoardScreen.Answers(renderer.localizer)
     }
 
     /// Runs until the user quits or a signal ends it; the terminal is restored either way.
@@ -58,7 +74,6 @@ public final class TerminalDriver {
         try enter()
         defer { leave() }
         try reload()
-        draw()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             var pending = siginfo_t()
@@ -66,10 +81,12 @@ public final class TerminalDriver {
             let signal = sigtimedwait(&blocked, &pending, &zero)
             if signal == SIGWINCH {
                 shown = nil
-                draw()
+                dirty = true
             } else if signal > 0 {
                 return
             }
+            if Self.clock() - lastSlowTick >= 1 { slowTick() }
+            if dirty { draw() }
             var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 100)
             var keys: [Key] = []
@@ -81,41 +98,92 @@ public final class TerminalDriver {
                 keys = decoder.flushEscape()
             }
             for key in keys {
+                dirty = true
                 if case .mouse(let event) = key { handleMouse(event) }
-                for effect in state.reduce(key) {
-                    switch effect {
-                    case .quit: return
-                    case .openEdit(let id):
-                        guard let task = tasks[id] else { continue }
-                        formTask = task
-                        state.openForm(TaskForm(task: id, title: task.title, body: task.body, due: task.due?.description ?? ""))
-                        continue
-                    default: break
-                    }
-                    let known = Set(tasks.keys)
-                    do {
-                        message = try source.perform(effect)
-                        if case .save = effect {
-                            state.closeForm()
-                            formTask = nil
-                        }
-                    } catch {
-                        message = source.describe(error)
-                    }
-                    try? reload()
-                    // A card just added is selected, as the apps did.
-                    if case .save(let form) = effect, form.task == nil,
-                        let added = tasks.keys.first(where: { !known.contains($0) })
-                    {
-                        state.select(task: added)
-                    }
-                }
+                for effect in state.reduce(key) where !handle(effect) { return }
             }
             // Live: another process or a sync changed the board.
-            source.tick()
             if source.fingerprint() != fingerprint { try? reload() }
-            draw()
         }
+    }
+
+    /// Carries out one effect of a key; false to quit.
+    private func handle(_ effect: BoardScreen.Effect) -> Bool {
+        switch effect {
+        case .quit: return false
+        case .openEdit(let id):
+            guard let task = tasks[id] else { return true }
+            formTask = task
+            state.openForm(TaskForm(task: id, title: task.title, body: task.body, due: task.due?.description ?? ""))
+            return true
+        case .openConflicts(let id):
+            state.openConflicts(id, choices: tasks[id].map(ConflictChoice.all) ?? [])
+            return true
+        default: break
+        }
+        let known = Set(tasks.keys)
+        do {
+            say(try source.perform(effect))
+            if case .save = effect {
+                state.closeForm()
+                formTask = nil
+            }
+        } catch {
+            say(source.describe(error))
+        }
+        try? reload()
+        // A card just added is selected, as the apps did.
+        if case .save(let form) = effect, form.task == nil, let added = tasks.keys.first(where: { !known.contains($0) }) {
+            state.select(task: added)
+        }
+        return true
+    }
+
+    /// Puts a message on the status line for a few seconds.
+    private func say(_ message: String) {
+        status.message = message
+        messageSaid = Self.clock()
+        dirty = true
+    }
+
+    /// Once a second: background sync, the sync state, the date (a board
+    /// left open past midnight turns yesterday's deadlines overdue), the
+    /// reminders falling due, and an old message going away.
+    private func slowTick() {
+        lastSlowTick = Self.clock()
+        source.tick()
+        var next = source.status()
+        next.message = lastSlowTick - messageSaid < Self.messageSeconds ? status.message : ""
+        if next != status {
+            status = next
+            dirty = true
+        }
+        let today = source.today()
+        if today != renderer.today {
+            renderer.today = today
+            dirty = true
+        }
+        checkReminders()
+    }
+
+    /// Newly due reminders are announced on the status line, and their cards say "due today".
+    private func checkReminders() {
+        let due = source.reminders(Array(tasks.values))
+        guard due.keys != reminders.keys else { return }
+        let fresh = due.filter { reminders[$0.key] == nil }
+        if remindersKnown, !fresh.isEmpty {
+            say(fresh.sorted { $0.key < $1.key }.map(\.value).joined(separator: " "))
+        }
+        reminders = due
+        remindersKnown = true
+        dirty = true
+    }
+
+    /// Seconds on a clock that only moves forward.
+    static func clock() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// The task an edit form opened on, as it was: a change on disk is said in the form.
@@ -124,10 +192,16 @@ public final class TerminalDriver {
     private func reload() throws {
         let loaded = try source.load()
         tasks = Dictionary(loaded.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
-        let columns = TaskState.allCases.map { state in loaded.tasks.filter { $0.state == state }.map(\.id) }
-        state.refresh(columns: columns, canUndo: loaded.canUndo, canRedo: loaded.canRedo, undoBlocked: loaded.undoBlocked)
+        // The order of `pm list`: by deadline (none last), then as created.
+        let ordered = BoardTask.byDeadline(loaded.tasks)
+        let columns = TaskState.allCases.map { state in ordered.filter { $0.state == state }.map(\.id) }
+        state.refresh(
+            columns: columns, canUndo: loaded.canUndo, canRedo: loaded.canRedo, undoBlocked: loaded.undoBlocked,
+            conflicted: Set(loaded.tasks.filter { !$0.conflicts.isEmpty }.map(\.id)))
         if let formTask { state.markFormChanged { id in id == formTask.id && tasks[id] != formTask } }
         fingerprint = source.fingerprint()
+        if remindersKnown { checkReminders() }
+        dirty = true
     }
 
     /// Mouse: a click selects the card under it; dragging it onto another
@@ -153,15 +227,19 @@ public final class TerminalDriver {
                 y += height
             }
             dragging = nil
+        case .drag:
+            // The column under the pointer is shown, and the status line says what letting go does.
+            if let id = dragging { state.dragging(id, over: column) }
         case .release:
+            state.endDrag()
             guard let id = dragging else { return }
             dragging = nil
             let target = TaskState.allCases[column]
             if tasks[id]?.state != target {
                 do {
-                    message = try source.perform(.move(id, to: target))
+                    say(try source.perform(.move(id, to: target)))
                 } catch {
-                    message = source.describe(error)
+                    say(source.describe(error))
                 }
                 try? reload()
             }
@@ -182,12 +260,17 @@ public final class TerminalDriver {
         return (80, 24)
     }
 
+    /// Draws what changed; nothing at all when the screen is the same (an
+    /// idle board sends no byte, which matters over ssh).
     private func draw() {
+        dirty = false
         let (width, height) = Self.size()
-        let status = message.isEmpty ? source.status() : message
         var history: [String] = []
         if case .history(let task) = state.mode { history = source.history(task: task, limit: height) }
-        let screen = renderer.render(state, tasks: tasks, width: width, height: height, status: status, history: history)
+        let screen = renderer.render(
+            state, tasks: tasks, width: width, height: height, status: status, history: history,
+            reminders: Set(reminders.keys))
+        if let shown, shown == screen { return }
         var out = screen.update(from: shown, color: color)
         if let cursor = screen.cursor {
             out += "\u{1B}[\(cursor.y + 1);\(cursor.x + 1)H\u{1B}[?25h"

@@ -60,6 +60,21 @@ public struct BoardTask: Equatable, Sendable {
         guard state != .done, let due else { return false }
         return due < today
     }
+
+    /// The board's reading order, in `pm list` and `pm board` alike: by
+    /// deadline (none last), then by creation, then by id.
+    public static func byDeadline(_ tasks: [BoardTask]) -> [BoardTask] {
+        // Indices sorted on keys computed once: moving whole tasks and
+        // re-reading their fields at every comparison cost more than the rest.
+        let days = tasks.map { $0.due?.daysSince1970 ?? Int.max }
+        var indices = Array(tasks.indices)
+        indices.sort { a, b in
+            if days[a] != days[b] { return days[a] < days[b] }
+            let (x, y) = (tasks[a], tasks[b])
+            return x.createdAt != y.createdAt ? x.createdAt < y.createdAt : x.id < y.id
+        }
+        return indices.map { tasks[$0] }
+    }
 }
 
 /// A change whose value a field holds: its event, and the value.

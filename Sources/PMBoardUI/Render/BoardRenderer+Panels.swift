@@ -1,0 +1,186 @@
+import PMCore
+import PMICU
+import PMLocalization
+
+/// The panels over the board: the menus and questions, the form, history and help.
+extension BoardRenderer {
+    /// A box in the middle of the screen: a title, lines to choose from (the
+    /// chosen one in reverse video), and the keys that work here.
+    func drawBox(title: String, lines: [String], chosen: Int, hint: String, into screen: inout Screen) {
+        let widest = ([title, hint] + lines).map { TerminalCells.width(of: $0) }.max() ?? 0
+        let inner = min(screen.width - 4, widest + 2)
+        let height = lines.count + 6
+        let left = max(0, (screen.width - inner - 2) / 2)
+        let top = max(0, (screen.height - height) / 2)
+        screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
+        for row in 1..<(height - 1) {
+            screen.write("│" + String(repeating: " ", count: inner) + "│", x: left, y: top + row)
+        }
+        screen.write("└" + String(repeating: "─", count: inner) + "┘", x: left, y: top + height - 1)
+        screen.write(TerminalCells.truncate(title, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
+        for (index, line) in lines.enumerated() {
+            let text = TerminalCells.truncate(line, toWidth: inner - 2)
+            let selected = index == chosen
+            screen.write(
+                (selected ? "▸ " : "  ") + text, x: left + 1, y: top + 3 + index, look: selected ? [.reverse, .bold] : [])
+        }
+        screen.write(TerminalCells.truncate(hint, toWidth: inner - 2), x: left + 2, y: top + height - 2, look: [.dim])
+    }
+
+    /// The form over the board: labelled fields, the body on several lines,
+    /// the deadline checked as typed, and the real cursor at the caret (so
+    /// input methods and screen readers follow it).
+    func drawForm(_ form: TaskForm, tasks: [TaskID: BoardTask], into screen: inout Screen) {
+        let inner = max(10, min(screen.width - 4, 70))
+        let bodyLines = 4
+        let height = min(screen.height, 11 + bodyLines)
+        let left = max(0, (screen.width - inner - 2) / 2)
+        let top = max(0, (screen.height - height) / 2)
+        screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
+        for row in 1..<(height - 1) { screen.write("│" + String(repeating: " ", count: inner) + "│", x: left, y: top + row) }
+        screen.write("└" + String(repeating: "─", count: inner) + "┘", x: left, y: top + height - 1)
+        let heading =
+            form.task.map { id in localizer.string(.boardFormEditTitle, .text(TextSafety.escaped(tasks[id]?.title ?? ""))) }
+            ?? localizer.string(.boardFormAddTitle)
+        screen.write(TerminalCells.truncate(heading, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
+        let labels = [localizer.string(.boardFormTitle), localizer.string(.boardFormBody), localizer.string(.boardFormDue)]
+        let labelWidth = labels.map { TerminalCells.width(of: $0) }.max() ?? 0
+        let fieldX = left + 2 + labelWidth + 2
+        let fieldWidth = max(4, left + inner - fieldX)
+        let rows: [TaskForm.Field: Int] = [.title: top + 3, .body: top + 5, .due: top + 6 + bodyLines]
+        for field in TaskForm.Field.allCases {
+            let y = rows[field] ?? top
+            let focused = form.focus == field
+            screen.write(labels[field.rawValue], x: left + 2, y: y, look: focused ? [.bold] : [.dim])
+            let text = [form.title, form.body, form.due][field.rawValue]
+            let lines = field == .body ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
+            // The caret's line and column in the field.
+            var caretLine = 0
+            var caretColumn = focused ? form.caret : 0
+            if field == .body, focused {
+                var remaining = form.caret
+                for (number, line) in lines.enumerated() {
+                    if remaining <= line.count {
+                        caretLine = number
+                        caretColumn = remaining
+                        break
+                    }
+                    remaining -= line.count + 1
+                }
+            }
+            let firstLine = max(0, caretLine - (field == .body ? bodyLines - 1 : 0))
+            for (offset, line) in lines.dropFirst(firstLine).prefix(field == .body ? bodyLines : 1).enumerated() {
+                let shown = TextSafety.escaped(line)
+                // Scroll a long line so the caret stays in view.
+                let before = String(shown.prefix(focused && offset + firstLine == caretLine ? caretColumn : 0))
+                var start = 0
+                while TerminalCells.width(of: String(Array(before).dropFirst(start))) >= fieldWidth { start += 1 }
+                let visible = String(Array(shown).dropFirst(start))
+                screen.write(visible, x: fieldX, y: y + offset, look: focused ? [.reverse] : [], limit: fieldWidth)
+                if focused { screen.paint(x: fieldX, y: y + offset, count: fieldWidth, look: .reverse) }
+                if focused, offset + firstLine == caretLine {
+                    screen.cursor = (fieldX + TerminalCells.width(of: String(Array(before).dropFirst(start))), y + offset)
+                }
+            }
+            if lines.isEmpty || (focused && text.isEmpty) {
+                if focused {
+                    screen.paint(x: fieldX, y: y, count: fieldWidth, look: .reverse)
+                    screen.cursor = (fieldX, y)
+                }
+            }
+        }
+        // The deadline, checked as typed.
+        let dueY = (rows[.due] ?? top) + 1
+        if form.due.contains(where: { !$0.isWhitespace }), let checkDue {
+            let (valid, text) = checkDue(form.due)
+            screen.write(TerminalCells.truncate(text, toWidth: fieldWidth), x: fieldX, y: dueY, look: valid ? [.dim] : [.red])
+        }
+        let note: (String, ScreenCell.Look)
+        if form.confirmingDiscard {
+            note = (localizer.string(.boardFormDiscard), [.bold, .red])
+        } else if form.changedUnderneath {
+            note = (localizer.string(.boardFormChangedUnderneath), [.red])
+        } else {
+            note = (localizer.string(form.focus == .body ? .boardFormBodyHint : .boardFormHint), [.dim])
+        }
+        screen.write(TerminalCells.truncate(note.0, toWidth: inner - 2), x: left + 2, y: top + height - 2, look: note.1)
+    }
+
+    /// The history panel: newest first, in the reader's language.
+    func drawHistory(_ lines: [String], task: BoardTask?, into screen: inout Screen) {
+        for row in 0..<screen.height { screen.write(String(repeating: " ", count: screen.width), x: 0, y: row) }
+        let title =
+            task.map { localizer.string(.boardHistoryTask, .text(TextSafety.escaped($0.title))) }
+            ?? localizer.string(.boardHistoryTitle)
+        screen.write(TerminalCells.truncate(title, toWidth: screen.width - 2), x: 1, y: 0, look: [.bold])
+        if lines.isEmpty { screen.write(localizer.string(.historyEmpty), x: 1, y: 2, look: [.dim]) }
+        for (index, line) in lines.enumerated() where index + 2 < screen.height - 1 {
+            screen.write(TerminalCells.truncate(line, toWidth: screen.width - 2), x: 1, y: index + 2)
+        }
+        screen.write(
+            TerminalCells.truncate(localizer.string(.boardHistoryHint), toWidth: screen.width), x: 0, y: screen.height - 1,
+            look: [.dim])
+    }
+
+    /// Help: the keys of the question or menu it was opened over first, then the board's.
+    func drawHelp(_ state: BoardScreen, into screen: inout Screen) {
+        for row in 0..<screen.height { screen.write(String(repeating: " ", count: screen.width), x: 0, y: row) }
+        screen.write(localizer.string(.boardHelpTitle), x: 1, y: 0, look: [.bold])
+        var rows: [(keys: String, label: String)] = []
+        let answers = answerKeys(state.answers)
+        switch state.underHelp {
+        case .confirmDelete:
+            rows = [
+                ("", localizer.string(.boardHelpQuestion)),
+                ("↑ ↓ ← → Tab", localizer.string(.boardHelpChoose)),
+                (keyName(.enter), localizer.string(.boardHelpAnswer)),
+                (answers.yes, localizer.string(.boardHelpYes)), (answers.no, localizer.string(.boardHelpNo)),
+                (keyName(.escape) + " q", localizer.string(.boardHelpCancel)),
+            ]
+        case .moveMenu, .conflicts:
+            rows = [
+                ("", localizer.string(.boardHelpMenu)),
+                ("↑ ↓ ← → Tab", localizer.string(.boardHelpChoose)),
+                (keyName(.enter), localizer.string(.boardHelpPick)),
+                (keyName(.escape) + " q", localizer.string(.boardHelpCancel)),
+            ]
+        default: break
+        }
+        // Over a question or menu: its keys alone, which is what was asked.
+        if rows.isEmpty { rows = boardHelpRows() }
+        let keyWidth = min(screen.width / 2, rows.map { TerminalCells.width(of: $0.keys) }.max() ?? 0)
+        for (index, (keys, label)) in rows.enumerated() where index + 2 < screen.height {
+            if keys.isEmpty {
+                screen.write(TerminalCells.truncate(label, toWidth: screen.width - 2), x: 1, y: index + 2, look: [.bold])
+                continue
+            }
+            screen.write(TerminalCells.truncate(keys, toWidth: keyWidth), x: 1, y: index + 2, look: [.bold])
+            screen.write(
+                TerminalCells.truncate(label, toWidth: max(1, screen.width - keyWidth - 4)), x: keyWidth + 3, y: index + 2)
+        }
+    }
+
+    /// The board's keys, one row per thing to do (the four arrows on one row).
+    private func boardHelpRows() -> [(keys: String, label: String)] {
+        let labels: [BoardAction: L10nKey] = [
+            .selectLeft: .boardKeySelect, .selectRight: .boardKeySelect, .selectUp: .boardKeySelect,
+            .selectDown: .boardKeySelect, .moveLeft: .boardKeyMove, .moveRight: .boardKeyMove, .moveMenu: .boardKeyMenu,
+            .add: .boardKeyAdd, .edit: .boardKeyEdit, .delete: .boardKeyDelete, .undo: .boardKeyUndo, .redo: .boardKeyRedo,
+            .history: .boardKeyHistory, .help: .boardKeyHelp, .quit: .boardKeyQuit, .conflicts: .boardKeyConflictsHelp,
+        ]
+        let columns: [BoardAction: TaskState] = [.column1: .todo, .column2: .doing, .column3: .done]
+        var rows: [(keys: String, label: String)] = []
+        for binding in KeyMap.bindings {
+            let label =
+                columns[binding.action].map { localizer.string(.boardKeyColumnNamed, .text(name($0))) }
+                ?? labels[binding.action].map { localizer.string($0) } ?? ""
+            let keys = binding.keys.map(keyName).joined(separator: " ")
+            if let last = rows.indices.last, rows[last].label == label {
+                rows[last].keys += " " + keys
+            } else {
+                rows.append((keys, label))
+            }
+        }
+        return rows
+    }
+}
