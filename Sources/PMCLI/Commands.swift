@@ -209,7 +209,7 @@ extension ProcessContext {
     /// (the reader's language first, then every shipped language).
     func parseDate(_ text: String) throws -> CivilDate {
         try DateInput.parse(
-            text, today: environment.today, words: DateWordTable.words(localizer: localizer),
+            text, today: environment.today, words: DateWordTable.words(localizer: localizer, formatLocale: formatLocale),
             localFormat: LocalDateFormat(locale: formatLocale))
     }
 

@@ -112,7 +112,7 @@ enum LooseText {
 /// The date words of the tables: `date.today`, `date.tomorrow`,
 /// `date.dayAfterTomorrow`, weekday names and `+N` units, each a `|` list.
 enum DateWordTable {
-    static func words(localizer: Localizer) -> DateWords {
+    static func words(localizer: Localizer, formatLocale: String = "en_US") -> DateWords {
         var words = DateWords(fold: { LooseText.fold($0) })
         let weekdays: [L10nKey] = [
             .dateMonday, .dateTuesday, .dateWednesday, .dateThursday, .dateFriday, .dateSaturday, .dateSunday,
@@ -132,7 +132,39 @@ enum DateWordTable {
             }
             each(.dateUnitDay) { word in if !words.weekUnits.contains(word) { words.dayUnits.append(word) } }
             each(.dateUnitWeek) { word in if !words.dayUnits.contains(word) { words.weekUnits.append(word) } }
+            // The words of written dates ("-" stands for none).
+            func set(_ key: L10nKey) -> Set<String> {
+                var found = Set<String>()
+                each(key) { word in if word != "-" { found.insert(word) } }
+                return found
+            }
+            (words.next, words.nextWeek, words.inBefore, words.inAfter) = (
+                set(.dateNext), set(.dateNextWeek), set(.dateInBefore), set(.dateInAfter)
+            )
+            (words.fillers, words.monthMarks, words.yearMarks) = (set(.dateFillers), set(.dateMonthMarks), set(.dateYearMarks))
+            words.daySuffixes = set(.dateDaySuffixes)
         }
+        words.months = months(locale: formatLocale)
         return words
+    }
+
+    /// Month names and abbreviations as ICU writes them in `locale`, and in
+    /// English (a built-in form, as `tomorrow` is), folded: `décembre`,
+    /// `déc`, `december`, `dec`.
+    static func months(locale: String) -> [String: Int] {
+        var months: [String: Int] = [:]
+        for name in ["en_US", locale] {
+            for skeleton in ["MMMM", "MMM", "LLLL", "LLL"] {
+                guard let formatter = ICUDateFormatter(locale: name, skeleton: skeleton, timeZone: "UTC") else { continue }
+                for month in 1...12 {
+                    guard let date = CivilDate(year: 2026, month: month, day: 15) else { continue }
+                    let text = formatter.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000)
+                    let folded = LooseText.fold(text.replacing(".", with: ""))
+                    // A month written as a number (Korean 12월) is read through date.monthMarks instead.
+                    if !folded.isEmpty, !folded.contains(where: \.isNumber), months[folded] == nil { months[folded] = month }
+                }
+            }
+        }
+        return months
     }
 }

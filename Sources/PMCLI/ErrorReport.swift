@@ -70,8 +70,8 @@ enum ErrorReport {
         case .titleTooLong(let length, let limit):
             return ([l.string(.errorTitleTooLong, .number(length), .number(limit))], .usage)
         case .bodyTooLong(let length, let limit): return ([l.string(.errorBodyTooLong, .number(length), .number(limit))], .usage)
-        case .unsafeTitle(let scalar): return ([l.string(.errorTitleUnsafe, .text(TextSafety.escaped(String(scalar))))], .usage)
-        case .unsafeBody(let scalar): return ([l.string(.errorBodyUnsafe, .text(TextSafety.escaped(String(scalar))))], .usage)
+        case .unsafeTitle(let scalar): return ([l.string(.errorTitleUnsafe, .text(character(scalar, l)))], .usage)
+        case .unsafeBody(let scalar): return ([l.string(.errorBodyUnsafe, .text(character(scalar, l)))], .usage)
         case .boardCorrupt(let path, let line, let column, let reason):
             let why = describe(reason, l)
             let message: String
@@ -102,6 +102,7 @@ enum ErrorReport {
         case .locked(nil): return ([l.string(.errorLockedUnknown)], .locked)
         case .unsafeFile(let path): return ([l.string(.errorUnsafeFile, safe(path))], .ioError)
         case .dateOutOfRange(let text): return ([l.string(.errorDateOutOfRange, safe(text))], .usage)
+        case .noSuchDate(let text): return ([l.string(.errorNoSuchDate, safe(text))], .usage)
         case .readFailed(let path, let call):
             return ([l.string(.errorCannotRead, safe(path), .text(describe(call, l)))], .ioError)
         case .createFailed(let path, let call):
@@ -149,6 +150,18 @@ enum ErrorReport {
             return ([l.string(.errorChangeTooLarge, .number(EventProblem.lineLimit >> 20))], .usage)
         case .changeRefused: return ([l.string(.errorChangeRefused)], .usage)
         case .unreadableWrite(let path): return ([l.string(.errorUnreadableWrite, safe(path))], .internalError)
+        }
+    }
+
+    /// A character a title or body cannot hold, named in words (never a Swift escape such as `\u{9}`).
+    static func character(_ scalar: Unicode.Scalar, _ l: Localizer) -> String {
+        switch scalar {
+        case "\t": return l.string(.charTab)
+        case "\n", "\r", "\u{2028}", "\u{2029}", "\u{85}": return l.string(.charLineBreak)
+        case "\u{1B}": return l.string(.charEscape)
+        default:
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return l.string(.charControl, .text("U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex))
         }
     }
 

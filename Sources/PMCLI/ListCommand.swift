@@ -57,8 +57,10 @@ struct List: PMCommand {
         if context.stdoutIsTerminal {
             context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
         }
+        // Offline first, and wrapped between its parts rather than cut: at 80
+        // columns a Korean or French line would otherwise lose the word.
         if let summary = Self.syncSummary(context, style: context.style(color: false)) {
-            context.output.line(TerminalCells.truncate(summary, toWidth: context.width))
+            for line in Self.wrap(summary.components(separatedBy: " · "), width: context.width) { context.output.line(line) }
         }
     }
 
@@ -71,9 +73,28 @@ struct List: PMCommand {
             state.lastSync.map { l.plural(.listSync, count: waiting, .text(style.dateTime($0))) }
             ?? l.plural(.listSyncNever, count: waiting)
         if saysOffline, state.lastAttemptOffline, let at = state.lastAttempt {
-            line += " · " + l.string(.listSyncOffline, .text(style.dateTime(at)))
+            line = l.string(.listSyncOffline, .text(style.dateTime(at))) + " · " + line
         }
         return line
+    }
+
+    /// Parts joined by ` · `, a new line where the next part would not fit;
+    /// a part wider than the whole line is cut there.
+    static func wrap(_ parts: [String], width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for part in parts {
+            if current.isEmpty {
+                current = part
+            } else if TerminalCells.width(of: current + " · " + part) <= width {
+                current += " · " + part
+            } else {
+                lines.append(current)
+                current = part
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.map { TerminalCells.truncate($0, toWidth: width) }
     }
 
     /// Whether undo and redo are available, as the apps greyed out their

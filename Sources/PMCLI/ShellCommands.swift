@@ -95,7 +95,7 @@ struct Completer {
             }
             positionals += 1
         }
-        if let option = pending { return values(for: option, current) }
+        if let option = pending { return values(for: option, current, in: path) }
         if current.hasPrefix("-") && !onlyPositionals {
             let options = command.visibleArguments(isRoot: path.isEmpty).filter { $0.kind != .positional }
             let renderer = HelpRenderer(localizer: localizer, width: 200, root: root)
@@ -119,40 +119,42 @@ struct Completer {
         guard let argument = positionals < expected.count ? expected[positionals] : expected.last(where: \.isRepeating) else {
             return []
         }
-        return values(for: argument, current)
+        return values(for: argument, current, in: path)
     }
 
     /// Values for an option or argument, by what its definition names.
-    func values(for argument: ArgumentModel, _ current: String) -> [Candidate] {
+    func values(for argument: ArgumentModel, _ current: String, in path: [String] = []) -> [Candidate] {
         if let choices = argument.allValues, !choices.isEmpty {
             return choices.filter { $0.hasPrefix(current) }.map { .word($0, description: "") }
         }
         switch argument.valueName {
-        case "id", "task": return ids(current)
+        // A done task is worth offering to show, edit, move back or delete; not to `pm done` again.
+        case "id", "task": return ids(current, done: path.last != "done")
         case "state":
+            // Each column once: its name in the reader's language, or its
+            // script name (todo, doing, done) when that is what is being typed.
             let wanted = LooseText.fold(current)
-            var result: [Candidate] = []
-            for state in TaskState.allCases {
+            return TaskState.allCases.compactMap { state -> Candidate? in
                 let name = localizer.string(StateNames.key(state))
-                if LooseText.fold(name).hasPrefix(wanted) { result.append(.word(name, description: state.rawValue)) }
-                if state.rawValue.hasPrefix(current.lowercased()) { result.append(.word(state.rawValue, description: name)) }
+                if LooseText.fold(name).hasPrefix(wanted) { return .word(name, description: "") }
+                if state.rawValue.hasPrefix(current.lowercased()) { return .word(state.rawValue, description: name) }
+                return nil
             }
-            return result
         case "board", "files", "output", "directory": return [.files]
         default: return []
         }
     }
 
-    /// The board's short ids with their titles; done tasks only once four hex digits are typed.
-    func ids(_ current: String) -> [Candidate] {
+    /// The board's short ids with their titles (and the column of a done one).
+    func ids(_ current: String, done: Bool) -> [Candidate] {
         guard let context = try? ProcessContext.live(boardOverride: self.board), let board = try? context.store().load() else {
             return []
         }
         let shortIDs = TaskLookup.shortIDs(for: board.tasks)
         return board.tasks.compactMap { task in
-            guard let id = shortIDs[task.id], id.hasPrefix(current.lowercased()), task.state != .done || current.count >= 4
-            else { return nil }
-            return .word(id, description: TextSafety.escaped(task.title))
+            guard let id = shortIDs[task.id], id.hasPrefix(current.lowercased()), done || task.state != .done else { return nil }
+            let title = TextSafety.escaped(task.title)
+            return .word(id, description: task.state == .done ? title + " (" + localizer.string(.columnDone) + ")" : title)
         }
     }
 

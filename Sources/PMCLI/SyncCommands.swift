@@ -67,7 +67,7 @@ extension ProcessContext {
         case .git(let url):
             let cache = SyncStateStore.gitCache(
                 stateDirectory: environment.stateDirectory, boardKey: boardKey(), url: url, user: environment.user)
-            return GitTransport(url: url, cache: cache, environment: ProcessContext.variables)
+            return GitTransport(url: url, cache: cache, environment: ProcessContext.variables, author: environment.user)
         }
     }
 

@@ -124,6 +124,8 @@ public enum PMError: Error, Equatable, Sendable {
     case undoConflict(UndoConflict)
     /// A date that names a day outside years 1–9999, which a board cannot hold.
     case dateOutOfRange(String)
+    /// A written date that names no day of the calendar (`Feb 30`).
+    case noSuchDate(String)
     /// A change that another copy of the board would refuse (RELIABILITY.md:
     /// what pm accepts from its user, every copy accepts): refused here too.
     case changeRefused(EventProblem)

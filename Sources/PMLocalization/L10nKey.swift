@@ -371,6 +371,19 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardLinkSyncing = "board.link.syncing"
     case boardLinkOffline = "board.link.offline"
     case errorBoardDumbTerminal = "error.boardDumbTerminal"
+    case charTab = "char.tab"
+    case charLineBreak = "char.lineBreak"
+    case charEscape = "char.escape"
+    case charControl = "char.control"
+    case dateNext = "date.next"
+    case dateNextWeek = "date.nextWeek"
+    case dateInBefore = "date.inBefore"
+    case dateInAfter = "date.inAfter"
+    case dateFillers = "date.fillers"
+    case dateDaySuffixes = "date.daySuffixes"
+    case dateMonthMarks = "date.monthMarks"
+    case dateYearMarks = "date.yearMarks"
+    case errorNoSuchDate = "error.noSuchDate"
 }
 
 /// Keys of messages that take a count, without their plural category suffix

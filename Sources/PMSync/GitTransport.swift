@@ -23,10 +23,11 @@ public struct GitTransport: Transport {
     public var transferLimit = 900.0
     let runner: ProcessRunner
 
-    public init(url: String, cache: String, environment: [String: String]) {
+    /// - Parameter author: who the commits name as their author (`PM_USER`), so the branch's history reads as the team's.
+    public init(url: String, cache: String, environment: [String: String], author: String = "pm") {
         self.url = url
         self.cache = cache
-        runner = ProcessRunner(environment: SealedGit.environment(from: environment))
+        runner = ProcessRunner(environment: SealedGit.environment(from: environment, author: author))
     }
 
     /// git on pm's clone alone, hooks and links off (``SealedGit``).

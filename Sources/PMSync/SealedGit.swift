@@ -23,18 +23,29 @@ enum SealedGit {
     ]
 
     /// The environment git gets, from the caller's.
-    static func environment(from caller: [String: String]) -> [String: String] {
+    static func environment(from caller: [String: String], author: String = "pm") -> [String: String] {
         var sealed = caller.filter { name, _ in !name.hasPrefix("GIT_") || keptGitVariables.contains(name) }
         sealed["GIT_TERMINAL_PROMPT"] = "0"
         sealed["GIT_ASKPASS"] = "/bin/true"
         sealed["LC_ALL"] = "C"
         sealed["LANGUAGE"] = nil
         sealed["GIT_SSH_COMMAND"] = sealed["GIT_SSH_COMMAND"] ?? "ssh -o BatchMode=yes -o ConnectTimeout=4"
-        sealed["GIT_AUTHOR_NAME"] = "pm"
+        sealed["GIT_AUTHOR_NAME"] = authorName(author)
         sealed["GIT_AUTHOR_EMAIL"] = "pm@localhost"
         sealed["GIT_COMMITTER_NAME"] = "pm"
         sealed["GIT_COMMITTER_EMAIL"] = "pm@localhost"
         return sealed
+    }
+
+    /// A user name as git accepts it: no control characters, no `<` or `>`
+    /// (git's own delimiters), trimmed; "pm" when nothing is left.
+    static func authorName(_ user: String) -> String {
+        let kept = String(
+            String.UnicodeScalarView(
+                user.unicodeScalars.filter { $0.value >= 0x20 && $0 != "<" && $0 != ">" && $0.value != 0x7F }))
+        let trimmed = kept.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+        // git refuses a name made only of its "crud" characters.
+        return trimmed.allSatisfy({ ".,:;\"'".contains($0) }) ? "pm" : String(trimmed)
     }
 
     /// Configuration set on every call, above the user's and the system's.

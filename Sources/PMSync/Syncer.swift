@@ -172,7 +172,7 @@ public struct Syncer: Sendable {
                 snapshot.boardID != nil
                 ? [] : [RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID))]
             if !description.isEmpty || !report.setAside.isEmpty {
-                try transport.publish(description, aside: report.setAside, message: "pm: board \(merged.boardID.rawValue)")
+                try transport.publish(description, aside: report.setAside, message: "Shared board \(merged.boardID.rawValue)")
             }
             return (report, extent, known)
         }
@@ -191,7 +191,7 @@ public struct Syncer: Sendable {
                         events: extent.0, length: extent.1, last: store.eventID(endingAt: extent.1)?.rawValue,
                         segments: known, files: files.map(\.name)))
             }
-            let message = "pm: \(report.sent) change(s) from \(replica.rawValue), \(report.forwarded) forwarded"
+            let message = Self.commitMessage(sent: report.sent, forwarded: report.forwarded)
             try transport.publish(files, aside: report.setAside, message: message)
         }
         return (report, extent, known)
@@ -227,6 +227,18 @@ public struct Syncer: Sendable {
         add(forward, as: replica, forwarded: true)
         report.forwarded = forward.count
         return (files, published)
+    }
+
+    /// The commit's message on the `pm-board` branch, for people reading its
+    /// history (the author is the user): `Sent 3 changes`, with what was passed on.
+    static func commitMessage(sent: Int, forwarded: Int) -> String {
+        func changes(_ count: Int) -> String { count == 1 ? "1 change" : "\(count) changes" }
+        switch (sent, forwarded) {
+        case (0, 0): return "Set aside conflicted copies"
+        case (_, 0): return "Sent " + changes(sent)
+        case (0, _): return "Passed on " + changes(forwarded) + " made elsewhere"
+        default: return "Sent \(changes(sent)), passed on \(forwarded) made elsewhere"
+        }
     }
 
     /// Changes made here since the last sync that the remote does not have

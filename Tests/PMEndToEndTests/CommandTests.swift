@@ -2,6 +2,29 @@ import Foundation
 import Testing
 
 @Suite struct CommandTests {
+    /// Spaces around a title are dropped; a tab or a line break in one is
+    /// refused in words of the reader's language (never `\u{9}`), and nothing is written.
+    @Test func titlesAreTrimmedAndControlCharactersNamed() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "  Spaced out \u{3000}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try pm.run(["list", "--json"]).stdout.contains("\"title\": \"Spaced out\""))
+        #expect(try pm.run(["edit", id, "--title", " Spaced out "]).stdout.hasPrefix("Nothing changed"))
+        let before = pm.boardBytes()
+        for (language, tab, newline) in [
+            ("en_US.UTF-8", "cannot hold a tab", "cannot hold a line break"),
+            ("fr_FR.UTF-8", "ce caractère : une tabulation", "ce caractère : un saut de ligne"),
+            ("ko_KR.UTF-8", "탭 문자를 넣을 수 없습니다", "줄바꿈을 넣을 수 없습니다"),
+        ] {
+            let tabbed = try pm.run(["add", "a\tb"], ["LANG": language])
+            #expect(tabbed.status == 64 && tabbed.stderr.contains(tab) && !tabbed.stderr.contains("\\u{"), "\(tabbed.stderr)")
+            let broken = try pm.run(["edit", id, "--title", "a\nb"], ["LANG": language])
+            #expect(broken.status == 64 && broken.stderr.contains(newline), "\(broken.stderr)")
+        }
+        let bell = try pm.run(["add", "ring\u{7}"])
+        #expect(bell.stderr.contains("U+0007"), "\(bell.stderr)")
+        #expect(pm.boardBytes() == before, "nothing written")
+    }
+
     @Test func addListMoveEditShowDeleteRoundTrip() throws {
         let pm = PMBinary()
         let added = try pm.run(["add", "Write report", "--body", "Q3 numbers", "--due", "+3d"])
@@ -128,7 +151,7 @@ import Testing
         #expect(try pm.run(["add", "x", "--body", String(repeating: "y", count: 1001)]).status == 64)
         let date = try pm.run(["add", "x", "--due", "2026-02-30"])
         #expect(date.status == 64 && date.stderr.contains("YYYY-MM-DD"))
-        #expect(try pm.run(["add", "a\u{1B}]0;title\u{07}"]).stderr.contains("\\u{1B}"))
+        #expect(try pm.run(["add", "a\u{1B}]0;title\u{07}"]).stderr.contains("(ESC)"))
         #expect(try pm.run(["frobnicate"]).status == 64)
         #expect(try pm.run(["list", "--color", "purple"]).status == 64)
         #expect(try pm.run(["edit", "abcd"]).status == 64)

@@ -102,11 +102,11 @@ import Testing
             ("en_US.UTF-8", "demain", "today, tomorrow"),
             (
                 "fr_FR.UTF-8", "31/02/2026",
-                "aujourd'hui, demain, après-demain, un jour de la semaine (vendredi), +3j (dans trois jours)"
+                "aujourd’hui, demain, après-demain, un jour de la semaine (vendredi, vendredi prochain"
             ),
             ("fr_FR.UTF-8", "31/02", "ou une date comme 01/12/2026 (l’année peut être omise)"),
-            ("ko_KR.UTF-8", "2026. 2. 30.", "오늘, 내일, 모레, 요일(금요일), +3일(사흘 뒤), +2주(2주 뒤), 또는 26. 12. 1. 같은 날짜"),
-            ("fr_FR.UTF-8", "+3x", "+2s (dans deux semaines)"), ("en_US.UTF-8", "+3j", "+3d (in three days)"),
+            ("ko_KR.UTF-8", "2026. 2. 30.", "오늘, 내일, 모레, 요일(금요일, 다음 주 금요일), 3일 후, +3일, +2주, 12월 1일"),
+            ("fr_FR.UTF-8", "+3x", "dans 3 jours, +3j, +2s, 1er déc."), ("en_US.UTF-8", "+3j", "in 3 days, +3d, +2w, Dec 1"),
             ("ko_KR.UTF-8", "demain", "오늘, 내일"),
         ]
         for (language, text, forms) in cases {

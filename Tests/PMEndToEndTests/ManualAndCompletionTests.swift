@@ -110,7 +110,8 @@ import Testing
             return run.stdout
         }
         #expect(try complete("pm move ") == "\(id)\tRapport trimestriel\n")
-        #expect(try complete("pm move \(id) 진").contains("진행 중\tdoing"))
+        #expect(try complete("pm move \(id) 진") == "진행 중\n", "each column once, in the reader's language")
+        #expect(try complete("pm move \(id) do") == "doing\t진행 중\ndone\t완료\n", "the script names when they are typed")
         #expect(try complete("pm mo").contains("move\t작업을 다른 열로 옮깁니다"))
         #expect(try complete("pm list --sort ").contains("created"))
     }

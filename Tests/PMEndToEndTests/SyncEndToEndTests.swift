@@ -111,7 +111,14 @@ import Testing
             #expect(Date().timeIntervalSince(begin) < 5)
         }
         #expect(!FileManager.default.fileExists(atPath: share), "pm never recreates a vanished share")
-        #expect(try a.run(["list"]).stdout.contains("offline at"))
+        // At 80 columns the offline state comes first and the footer wraps: no language loses the word.
+        for (language, word) in [("en_US.UTF-8", "Offline since"), ("fr_FR.UTF-8", "Hors ligne depuis"), ("ko_KR.UTF-8", "오프라인")]
+        {
+            let list = try a.run(["list"], ["LANG": language, "COLUMNS": "80"]).stdout
+            let footer = list.split(separator: "\n").drop { !$0.contains(word) }
+            #expect(footer.first?.contains(word) == true && footer.contains { $0.contains("2") }, "\(language): \(list)")
+            #expect(list.split(separator: "\n").allSatisfy { !$0.hasSuffix("…") }, "\(language): nothing cut: \(list)")
+        }
         try FileManager.default.moveItem(atPath: share + ".unmounted", toPath: share)
         #expect(try a.run(["sync"]).stdout.contains("sent: 2"))
         try b.run(["sync"])
@@ -262,6 +269,12 @@ import Testing
         let pull = try runGit(["-C", plain, "pull", "-q", "--no-rebase"])
         #expect(pull.0 == 0, "a plain git pull: \(pull.1)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: plain + "/events").count == 3)
+        // The branch's history reads well to people: each commit by its author, in plain words.
+        let log = pm.home.file("log.txt")
+        _ = try runGit(["-C", plain, "log", "--format=%an|%s", "--output=" + log])
+        let history = try String(contentsOfFile: log, encoding: .utf8)
+        for person in people { #expect(history.contains("\(person.user)|Sent 1 change\n"), "\(history)") }
+        #expect(!history.contains("(s)") && !history.contains("|pm:"), "\(history)")
     }
 
     /// A git remote nobody answers at: offline within seconds, exit 75.

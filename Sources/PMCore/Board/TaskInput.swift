@@ -10,12 +10,28 @@ public enum TaskInput {
     /// A valid title: something visible, at most 200 characters, no control
     /// or bidi characters. A title of spaces or invisible characters (`\u{200B}`,
     /// a Hangul filler) would be a card nobody can read or pick.
-    public static func validTitle(_ title: String) throws -> String {
+    public static func validTitle(_ typed: String) throws -> String {
+        // Spaces around a title are a slip of the keyboard or the shell, never meant.
+        let title = trimmed(typed)
         if !title.unicodeScalars.contains(where: isVisible) { throw PMError.emptyTitle }
         if let scalar = title.unicodeScalars.first(where: TextSafety.isUnsafe) { throw PMError.unsafeTitle(scalar) }
         let length = title.count
         guard length <= titleLimit else { throw PMError.titleTooLong(length: length, limit: titleLimit) }
         return title
+    }
+
+    /// `text` without the spaces (not tabs or line breaks, which are refused) at either end.
+    static func trimmed(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        func blank(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.generalCategory == .spaceSeparator || scalar == " "
+        }
+        guard let first = scalars.firstIndex(where: { !blank($0) }), let last = scalars.lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars[first...last])
+        return String(result)
     }
 
     /// Whether a character leaves a mark on screen on its own.

@@ -48,6 +48,11 @@ public enum DateInput {
             guard let date = today.adding(days: ahead == 0 ? 7 : ahead) else { throw PMError.dateOutOfRange(text) }
             return date
         }
+        if let written = WrittenDate.parse(trimmed, today: today, words: words) {
+            // Recognised as a date, but one that does not exist (30 February).
+            guard let date = written else { throw PMError.noSuchDate(text) }
+            return date
+        }
         throw PMError.invalidDate(text)
     }
 
@@ -79,6 +84,20 @@ public struct DateWords: Sendable {
     /// Extra unit suffixes for `+N`: days (`j`, `일`) and weeks (`s`, `주`).
     public var dayUnits: [String]
     public var weekUnits: [String]
+    /// Folded month names and abbreviations (from ICU) → 1…12.
+    public var months: [String: Int] = [:]
+    /// Words after a number that make it a month, a year, or a day (`월`, `년`; `st`, `er`, `일`).
+    public var monthMarks: Set<String> = []
+    public var yearMarks: Set<String> = []
+    public var daySuffixes: Set<String> = ["st", "nd", "rd", "th"]
+    /// `next` (`next friday`), and the phrases for next week, folded without spaces (`nextweek`, `다음주`).
+    public var next: Set<String> = []
+    public var nextWeek: Set<String> = []
+    /// The words of `in 3 days`: before the count (`in`, `dans`) or after the unit (`후`).
+    public var inBefore: Set<String> = []
+    public var inAfter: Set<String> = []
+    /// Words that may stand in a written date and mean nothing (`the`, `on`, `le`).
+    public var fillers: Set<String> = []
     /// How typed text is compared with the words (case, accents, spaces).
     public var fold: @Sendable (String) -> String
 
