@@ -118,7 +118,7 @@ import Testing
         try pm.run(["redo"])
         for (language, undid, redid) in [
             ("en_US.UTF-8", "Undid: Renamed 'Write report' to 'Written'.", "Redid: Renamed 'Write report' to 'Written'."),
-            ("fr_FR.UTF-8", "Annulé : ", "Rétabli : "), ("ko_KR.UTF-8", "취소함: ", "다시 실행함: "),
+            ("fr_FR.UTF-8", "Annulé : ", "Rétabli : "), ("ko_KR.UTF-8", "되돌림: ", "다시 실행함: "),
         ] {
             let history = try pm.run(["history"], ["LANG": language]).stdout
             #expect(history.contains(undid) && history.contains(redid), "\(language): \(history)")
