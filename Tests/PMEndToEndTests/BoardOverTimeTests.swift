@@ -174,13 +174,7 @@ import Testing
     /// Two copies rename one card at once: the board marks the conflict, `c`
     /// lists both values, and the one chosen is kept everywhere.
     @Test func aConflictIsChosenOnTheBoard() throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let colleague = ["--board", pm.home.file("colleague/board.json")]
-        let them = ["PM_USER": "camille"]
-        try pm.run(["remote", "add", share])
-        try pm.run(["remote", "add", share] + colleague, them)
+        let (pm, colleague, them) = try BoardTmuxTests.withColleague()
         let id = try pm.run(["add", "Budget"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try pm.run(["sync"])
         try pm.run(["sync"] + colleague, them)

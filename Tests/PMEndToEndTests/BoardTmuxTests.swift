@@ -220,9 +220,9 @@ import Testing
         #expect(!(try pm.run(["list", "--json"]).stdout.contains("회의")))
     }
 
-    /// A remote set: the board syncs in the background, so a colleague's
-    /// card appears without a key pressed, and a card added here reaches them.
-    @Test func theBoardSyncsInTheBackground() throws {
+    /// A board on the real clock and a colleague's copy (camille, `--board`)
+    /// that share one folder remote: the arguments and variables that run pm as them.
+    static func withColleague() throws -> (PMBinary, colleague: [String], them: [String: String]) {
         var pm = PMBinary()
         pm.environment["PM_NOW"] = nil
         let share = pm.home.file("share")
@@ -230,6 +230,13 @@ import Testing
         let them = ["PM_USER": "camille"]
         try pm.run(["remote", "add", share])
         try pm.run(["remote", "add", share] + colleague, them)
+        return (pm, colleague, them)
+    }
+
+    /// A remote set: the board syncs in the background, so a colleague's
+    /// card appears without a key pressed, and a card added here reaches them.
+    @Test func theBoardSyncsInTheBackground() throws {
+        let (pm, colleague, them) = try Self.withColleague()
         try pm.run(["add", "Mine"])
         try pm.run(["sync"])
         try pm.run(["sync"] + colleague, them)
