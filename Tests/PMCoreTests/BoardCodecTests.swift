@@ -240,20 +240,22 @@ import Testing
         "{\"history\": \(history), \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 1, \"tasks\": []}"
     }
 
-    @Test(arguments: [
-        "[]", "[ ]", "[{}]", "[[]]", "[{\"a\": [1, 2.5e3, -0, true, false, null, \"x\\\"y\"]}]",
-        "[{\"a\": {\"b\": {}}}, {\"c\": \"한국어\"}]", "[\n        {\n          \"k\": \"v\"\n        }\n      ]",
-    ])
-    func validHistoriesAreSkipped(_ history: String) throws {
-        let board = try BoardDecoder.decode(Array(board(history: history).utf8), path: "b")
+    @Test(
+        arguments: [
+            "[]", "[ ]", "[{}]", "[[]]", "[{\"a\": [1, 2.5e3, -0, true, false, null, \"x\\\"y\"]}]",
+            "[{\"a\": {\"b\": {}}}, {\"c\": \"한국어\"}]", "[\n        {\n          \"k\": \"v\"\n        }\n      ]",
+        ].map { NamedText($0.replacingOccurrences(of: "\n", with: "⏎"), $0) })
+    func validHistoriesAreSkipped(_ history: NamedText) throws {
+        let board = try BoardDecoder.decode(Array(board(history: history.text).utf8), path: "b")
         #expect(board.tasks.isEmpty)
     }
 
-    @Test(arguments: [
-        "[1,]", "[,1]", "[{\"a\": 1,}]", "[{\"a\" 1}]", "[{a: 1}]", "[{\"a\": 1]", "[{\"a\": 1}", "[01]", "[\"\\q\"]",
-        "[\"tab\there\"]", "[tru]", "[1 2]", "{}",
-    ])
-    func brokenHistoriesAreRefused(_ history: String) {
-        #expect(throws: PMError.self) { try BoardDecoder.decode(Array(board(history: history).utf8), path: "b") }
+    @Test(
+        arguments: [
+            "[1,]", "[,1]", "[{\"a\": 1,}]", "[{\"a\" 1}]", "[{a: 1}]", "[{\"a\": 1]", "[{\"a\": 1}", "[01]", "[\"\\q\"]",
+            "[\"tab\there\"]", "[tru]", "[1 2]", "{}",
+        ].map { NamedText($0.replacingOccurrences(of: "\t", with: "⇥"), $0) })
+    func brokenHistoriesAreRefused(_ history: NamedText) {
+        #expect(throws: PMError.self) { try BoardDecoder.decode(Array(board(history: history.text).utf8), path: "b") }
     }
 }

@@ -95,10 +95,18 @@ import Testing
         }
     }
 
-    @Test(arguments: ["a\u{1B}[31mb", "bell\u{07}", "rtl\u{202E}txt", "nul\u{0}", "c1\u{9B}x", "line\nbreak"])
-    func controlAndBidiCharactersInTypedTitlesAreRefused(_ title: String) throws {
+    /// Named, so that the test run's own output shows no raw escape (a
+    /// colour code there turned the rest of the log red).
+    @Test(arguments: [
+        NamedText("colour escape", "a\u{1B}[31mb"), NamedText("bell", "bell\u{07}"),
+        NamedText("right-to-left override", "rtl\u{202E}txt"), NamedText("NUL", "nul\u{0}"),
+        NamedText("C1 CSI", "c1\u{9B}x"), NamedText("line break", "line\nbreak"),
+    ])
+    func controlAndBidiCharactersInTypedTitlesAreRefused(_ title: NamedText) throws {
         var board = Board(id: ids.make())
-        #expect(throws: PMError.self) { try board.add(title: title, id: ids.make(), eventID: ids.make(), by: "x", at: now) }
+        #expect(throws: PMError.self) {
+            try board.add(title: title.text, id: ids.make(), eventID: ids.make(), by: "x", at: now)
+        }
     }
 
     @Test func bodiesMayHaveLinesButNotEscapes() throws {
@@ -115,4 +123,16 @@ import Testing
         #expect(TextSafety.escaped("plain 한국어") == "plain 한국어")
         #expect(TextSafety.escaped("a\nb", keepNewlines: true) == "a\nb")
     }
+}
+
+/// A test argument shown by its name in the test run's output, whatever
+/// bytes it holds.
+struct NamedText: CustomTestStringConvertible, Sendable {
+    let name: String
+    let text: String
+    init(_ name: String, _ text: String) {
+        self.name = name
+        self.text = text
+    }
+    var testDescription: String { name }
 }

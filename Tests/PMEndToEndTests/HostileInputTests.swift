@@ -24,31 +24,33 @@ import Testing
     /// unknown nested object. Each is refused with its line and column, and
     /// the file is never rewritten (pm 0.1 kept the last value, and the next
     /// save destroyed the other).
-    @Test(arguments: [
-        ("tasks twice", board(",\n  \"tasks\": []")),
-        (
-            "task key twice",
-            board(task: task.replacingOccurrences(of: "\"title\": \"Kept\"", with: "\"title\": \"Kept\", \"title\": \"Lost\""))
-        ),
-        (
-            "history event key twice",
-            board(
-                history:
-                    "[{\"action\": \"added\", \"at\": \"2026-11-21T09:00:00.000Z\", \"by\": \"a\", \"by\": \"b\", \"id\": \"00000000-0000-4000-8000-0000000000e1\", \"task\": \"00000000-0000-4000-8000-000000000001\", \"title\": \"Kept\", \"to\": \"todo\"}]"
-            )
-        ),
-        ("nested unknown key twice", board(",\n  \"extra\": {\"a\": 1, \"a\": 2}")),
-        ("escaped twin", board(",\n  \"extra\": {\"ab\": 1, \"a\\u0062\": 2}")),
-    ])
-    func duplicateKeysAreRefusedWithTheirPlace(name: String, text: String) throws {
+    @Test(
+        arguments: [
+            ("tasks twice", board(",\n  \"tasks\": []")),
+            (
+                "task key twice",
+                board(
+                    task: task.replacingOccurrences(of: "\"title\": \"Kept\"", with: "\"title\": \"Kept\", \"title\": \"Lost\""))
+            ),
+            (
+                "history event key twice",
+                board(
+                    history:
+                        "[{\"action\": \"added\", \"at\": \"2026-11-21T09:00:00.000Z\", \"by\": \"a\", \"by\": \"b\", \"id\": \"00000000-0000-4000-8000-0000000000e1\", \"task\": \"00000000-0000-4000-8000-000000000001\", \"title\": \"Kept\", \"to\": \"todo\"}]"
+                )
+            ),
+            ("nested unknown key twice", board(",\n  \"extra\": {\"a\": 1, \"a\": 2}")),
+            ("escaped twin", board(",\n  \"extra\": {\"ab\": 1, \"a\\u0062\": 2}")),
+        ].map { ($0.0, Unshown($0.1)) })
+    func duplicateKeysAreRefusedWithTheirPlace(name: String, text: Unshown) throws {
         let pm = PMBinary()
-        try Data(text.utf8).write(to: URL(fileURLWithPath: pm.boardPath))
+        try Data(text.text.utf8).write(to: URL(fileURLWithPath: pm.boardPath))
         for arguments in [["list"], ["add", "x"], ["move", "0000", "done"]] {
             let run = try pm.run(arguments)
             #expect(run.status == 65, "\(name) \(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains("appears twice in one object") && run.stderr.contains("line "), "\(name): \(run.stderr)")
         }
-        #expect(pm.boardBytes() == Data(text.utf8))
+        #expect(pm.boardBytes() == Data(text.text.utf8))
     }
 
     /// The per-user state files refuse duplicate keys and damage with their

@@ -1,5 +1,6 @@
 import Foundation
 import PMTestSupport
+import Testing
 
 /// The result of running the `pm` binary.
 struct Run {
@@ -155,4 +156,12 @@ struct RemoteEvents {
             try? String(contentsOfFile: $0, encoding: .utf8)
         }.joined()
     }
+}
+
+/// A test argument whose bytes stay out of the test run's output (a whole
+/// board file there reads as a crash dump); the test's other argument names it.
+struct Unshown: CustomTestStringConvertible, Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    var testDescription: String { "\(text.utf8.count) bytes" }
 }
