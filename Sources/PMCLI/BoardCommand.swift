@@ -103,7 +103,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             let redo = effect == .redo
             let event = try context.undoOrRedo(redo: redo)
             let sentence = HistoryView(localizer: l, style: context.style(color: false)).sentence(event)
-            return l.string(redo ? .messageRedone : .messageUndone, .text(sentence))
+            return l.string(redo ? .messageRedone : .messageUndone, .text(l.afterColon(sentence)))
         case .openEdit, .openConflicts:
             return ""
         case .resolve(let id, let choice):
@@ -190,7 +190,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         if state.lastAttempt == nil {
             return BoardStatus(link: .syncing, indicator: l.string(.boardLinkSyncing), summary: summary)
         }
-        if state.lastAttemptOffline, let at = state.lastAttempt {
+        if let at = state.wentOffline {
             return BoardStatus(link: .offline, indicator: l.string(.boardLinkOffline, .text(since(at))), summary: summary)
         }
         return BoardStatus(link: .online, indicator: l.string(.boardLinkOnline), summary: summary)

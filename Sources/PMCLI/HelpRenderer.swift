@@ -105,6 +105,10 @@ struct HelpRenderer {
         default: break
         }
         var text = argument.abstract ?? ""
+        // ArgumentParser's own help command leaves its argument undescribed.
+        if text.isEmpty, argument.kind == .positional, argument.valueName == "subcommands" {
+            text = localizer.string(.helpHelpTopic)
+        }
         if let value = argument.defaultValue, !value.isEmpty, argument.kind == .option {
             text += " " + localizer.string(.helpDefault, .text(value))
         }

@@ -48,7 +48,7 @@ struct Undo: PMCommand {
             context.output.line(HistoryJSON.array([event]))
         } else {
             let sentence = HistoryView(localizer: context.localizer, style: context.style(color: false)).sentence(event)
-            context.output.line(context.localizer.string(.messageSkipped, .text(sentence)))
+            context.output.line(context.localizer.string(.messageSkipped, .text(context.localizer.afterColon(sentence))))
         }
     }
 }
@@ -73,7 +73,7 @@ extension ProcessContext {
             return
         }
         let sentence = HistoryView(localizer: localizer, style: style(color: false)).sentence(event)
-        output.line(localizer.string(redo ? .messageRedone : .messageUndone, .text(sentence)))
+        output.line(localizer.string(redo ? .messageRedone : .messageUndone, .text(localizer.afterColon(sentence))))
     }
 }
 
@@ -101,8 +101,8 @@ struct HistoryView {
         events.map { event in
             // An undo or redo says so: "Undid: Moved 'X' from DOING to TODO."
             var what = sentence(event)
-            if event.undoes != nil { what = localizer.string(.historyUndid, .text(what)) }
-            if event.redoes != nil { what = localizer.string(.historyRedid, .text(what)) }
+            if event.undoes != nil { what = localizer.string(.historyUndid, .text(localizer.afterColon(what))) }
+            if event.redoes != nil { what = localizer.string(.historyRedid, .text(localizer.afterColon(what))) }
             return localizer.string(
                 .historyLine, .text(style.dim(style.dateTime(event.at))), .text(TextSafety.escaped(event.by)), .text(what))
         }

@@ -72,7 +72,7 @@ struct List: PMCommand {
         var line =
             state.lastSync.map { l.plural(.listSync, count: waiting, .text(style.dateTime($0))) }
             ?? l.plural(.listSyncNever, count: waiting)
-        if saysOffline, state.lastAttemptOffline, let at = state.lastAttempt {
+        if saysOffline, let at = state.wentOffline {
             line = l.string(.listSyncOffline, .text(style.dateTime(at))) + " · " + line
         }
         return line

@@ -119,7 +119,11 @@ extension ProcessContext {
             if report.forwarded > 0 { output.line(localizer.plural(.syncForwarded, count: report.forwarded, .text(name))) }
         } catch SyncError.unreachable {
             let waiting = (try? syncer(target, signing: false).waiting()) ?? 0
-            throw CLIError.message(localizer.plural(.syncOffline, count: waiting, .text(name)), .locked)
+            let said =
+                waiting == 0
+                ? localizer.string(.syncOfflineNothingWaiting, .text(name))
+                : localizer.plural(.syncOffline, count: waiting, .text(name))
+            throw CLIError.message(said, .locked)
         } catch SyncError.badRemote(_, let detail) {
             throw CLIError.message(localizer.string(.errorBadRemote, .text(name), .text(TextSafety.escaped(detail))), .badData)
         } catch SyncError.busy {

@@ -63,7 +63,7 @@ enum FieldNames {
             return TaskState(rawValue: name).map { localizer.string(StateNames.key($0)) } ?? TextSafety.escaped(name)
         case ("due", .null): return localizer.string(.showNoDue)
         case ("due", .string(let iso)): return CivilDate(iso: iso).map(style.date) ?? TextSafety.escaped(iso)
-        case (_, .string(let text)): return "'" + TextSafety.escaped(text) + "'"
+        case (_, .string(let text)): return localizer.quoted(TextSafety.escaped(text))
         case (_, .null): return "-"
         case (_, .bool(let flag)): return flag ? "true" : "false"
         case (_, .number(let literal)): return literal

@@ -384,4 +384,10 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case dateMonthMarks = "date.monthMarks"
     case dateYearMarks = "date.yearMarks"
     case errorNoSuchDate = "error.noSuchDate"
+    case grammarAfterColon = "grammar.afterColon"
+    case textQuoted = "text.quoted"
+    case boardConflictValue = "board.conflictValue"
+    case syncOfflineNothingWaiting = "sync.offlineNothingWaiting"
+    case helpHelpTopic = "help.helpTopic"
+    case manAsciiNote = "man.asciiNote"
 }

@@ -49,6 +49,19 @@ public final class Localizer: Sendable {
         lookup(key.rawValue, arguments)
     }
 
+    /// A whole sentence as it reads after a colon inside another ("Undid:
+    /// Moved 'X'…"): with its capital, or begun with a small letter where the
+    /// language's typography wants it (`grammar.afterColon` = `lowercase`).
+    public func afterColon(_ sentence: String) -> String {
+        guard string(.grammarAfterColon) == "lowercase", let first = sentence.first, first.isUppercase else {
+            return sentence
+        }
+        return first.lowercased() + sentence.dropFirst()
+    }
+
+    /// A field's value quoted inside a sentence, with the language's quotes.
+    public func quoted(_ value: String) -> String { string(.textQuoted, .text(value)) }
+
     /// Like ``string(_:_:)-(L10nKey,MessageArgument...)``, with the arguments as an array.
     public func string(_ key: L10nKey, arguments: [MessageArgument]) -> String {
         lookup(key.rawValue, arguments)

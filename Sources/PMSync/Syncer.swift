@@ -88,6 +88,7 @@ public struct Syncer: Sendable {
                     saved.lastSync = now().iso
                     saved.lastAttempt = saved.lastSync
                     saved.lastAttemptOffline = false
+                    saved.offlineSince = nil
                     (saved.syncedEvents, saved.syncedLength) = extent
                     saved.syncedLast = store.eventID(endingAt: extent.1)?.rawValue
                     saved.segments = segments
@@ -109,6 +110,7 @@ public struct Syncer: Sendable {
         } catch let error as SyncError {
             if case .unreachable = error {
                 saved.lastAttempt = now().iso
+                if !saved.lastAttemptOffline || saved.offlineSince == nil { saved.offlineSince = saved.lastAttempt }
                 saved.lastAttemptOffline = true
                 try? state.save(saved)
             }

@@ -194,7 +194,7 @@ import Testing
         try session.raw("notes")
         try session.keys("Tab")
         try session.raw("demani")
-        #expect(session.waitFor { $0.contains("Pas une date") }, "checked as typed: \(session.screen)")
+        #expect(session.waitFor { $0.contains("Date non reconnue") }, "checked as typed: \(session.screen)")
         try session.keys("BSpace", "BSpace")
         try session.raw("in")
         #expect(session.waitFor { $0.contains("→ 22 nov. 2026") }, "\(session.screen)")

@@ -54,6 +54,8 @@ import Testing
             let word = token.trimmingCharacters(in: CharacterSet(charactersIn: ".:;'\"«»!?<>[]|…"))
             if word.hasPrefix("-") || word.hasPrefix("+") || word.contains(where: { "/$_@*.=%\\:".contains($0) }) { return nil }
             guard word.count >= 2, word.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+            // "ID" in capitals is Korean's own word for an identifier (사용자 ID), not English left untranslated.
+            if word == "ID" { return nil }
             return word.lowercased()
         }
     }

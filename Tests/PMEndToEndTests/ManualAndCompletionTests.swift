@@ -34,12 +34,50 @@ import Testing
         }
     }
 
+    /// Each page as man shows it: under LANG=C without a troff warning (the
+    /// Korean page says in one line how to read it), exit codes in order,
+    /// `pm help` described in the page's language, no French line begun by a
+    /// colon, no Korean sentence spread by justification.
+    @Test(arguments: [("man/man1/pm.1", "EXIT STATUS"), ("man/fr/man1/pm.1", "CODE DE RETOUR"), ("man/ko/man1/pm.1", "종료 코드")])
+    func theManualReadsWellInItsLanguage(path: String, exitHeading: String) throws {
+        let man = try require("man")
+        let file = Self.resources.appendingPathComponent(path).path
+        let pm = PMBinary()
+        let plain = try pm.run(["-l", file], ["LANG": "C", "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"], binary: man)
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "\(path) under LANG=C: \(plain.stderr.prefix(300))")
+        if path.contains("/ko/") {
+            #expect(plain.stdout.contains("LANG=ko_KR.UTF-8 man -L ko pm"), "\(plain.stdout)")
+        }
+        for width in [50, 63, 80] {
+            let page = try pm.run(
+                ["-l", file], ["LANG": "C.UTF-8", "MANWIDTH": "\(width)", "MANPAGER": "cat", "PAGER": "cat"], binary: man)
+            #expect(page.stderr.isEmpty, "\(path): \(page.stderr.prefix(300))")
+            let lines = page.stdout.components(separatedBy: "\n")
+            for line in lines {
+                let text = line.drop { $0 == " " }
+                #expect(!(text.first.map { ":;?!»".contains($0) } ?? false), "\(path) at \(width): a line begins with \(line)")
+                #expect(!text.contains("Show subcommand") && !text.contains("subcommand"), "\(path): \(line)")
+            }
+            // Sentences (not the two-column lists): no gap of two spaces inside one.
+            let description = lines.drop { !$0.hasPrefix("DESCRIPTION") && !$0.hasPrefix("설명") }.dropFirst()
+                .prefix { $0.hasPrefix(" ") || $0.isEmpty }
+            #expect(
+                !description.isEmpty && description.allSatisfy { !$0.drop { $0 == " " }.contains("  ") },
+                "\(path): \(description)")
+        }
+        let page = try pm.run(["-l", file], ["LANG": "C.UTF-8", "MANWIDTH": "80", "MANPAGER": "cat"], binary: man).stdout
+        let codes = page.components(separatedBy: "\n").drop { !$0.hasPrefix(exitHeading) }.dropFirst()
+            .prefix { $0.hasPrefix(" ") || $0.isEmpty }
+            .compactMap { Int($0.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }) }
+        #expect(codes == [0, 1, 64, 65, 70, 73, 74, 75], "\(path): \(codes)")
+    }
+
     @Test func theManualRendersInEachLanguageAndInstallsForManL() throws {
         let man = try require("man")
         let expectations = [
             ("man/man1/pm.1", ["NAME", "SYNOPSIS", "COMMANDS", "EXIT STATUS", "pm move <id> <column>", "PM_BOARD"]),
             ("man/fr/man1/pm.1", ["NOM", "COMMANDES", "CODE DE RETOUR", "pm move <identifiant> <colonne>", "Nouveau"]),
-            ("man/ko/man1/pm.1", ["이름", "사용법", "종료 코드", "pm move <아이디> <열>", "환경 변수"]),
+            ("man/ko/man1/pm.1", ["이름", "사용법", "종료 코드", "pm move <ID> <열>", "환경 변수"]),
         ]
         let pm = PMBinary()
         for (path, words) in expectations {

@@ -186,10 +186,14 @@ struct World {
 
     /// `pm board` in a terminal of 80 columns by 14 lines, as it first shows.
     func board(_ environment: [String: String]) throws -> [String] {
-        let session = try BoardTmuxTests.Session(
-            pm: pm, width: 80, height: 14, language: environment["LANG"] ?? "en_US.UTF-8", extra: environment)
+        try Self.boardScreen(pm, language: environment["LANG"] ?? "en_US.UTF-8", extra: environment)
+    }
+
+    static func boardScreen(_ pm: PMBinary, language: String, extra: [String: String] = [:]) throws -> [String] {
+        let session = try BoardTmuxTests.Session(pm: pm, width: 80, height: 14, language: language, extra: extra)
         defer { session.close() }
-        _ = session.waitFor { $0.contains("? ") && $0.contains("q ") }
+        // Drawn, and past the sync it starts on opening.
+        _ = session.waitFor(8) { $0.contains("? ") && $0.contains("q ") && !$0.contains("↻") }
         var lines = session.screen.components(separatedBy: "\n")
         while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
         return lines

@@ -74,7 +74,7 @@ import Testing
         }
         for (language, expected) in [
             ("en_US.UTF-8", "'Camille's version' was changed by camille on Nov 21, 2026, 7:05\u{202F}PM. Nothing was changed."),
-            ("fr_FR.UTF-8", "« Camille's version » a été modifié par camille le 21 nov. 2026, 19:05."),
+            ("fr_FR.UTF-8", "« Camille's version » a été modifiée par camille le 21 nov. 2026, 19:05."),
             ("ko_KR.UTF-8", "'Camille's version'을 camille 님이 2026. 11. 21. 오후 7:05에 바꿨습니다."),
         ] {
             let run = try pm.run(["undo"], ["PM_USER": "ji-woo", "LANG": language])

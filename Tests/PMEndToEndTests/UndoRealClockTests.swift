@@ -121,7 +121,7 @@ import Testing
         try pm.run(["delete", task], ["PM_USER": "camille"])
         for (language, text) in [
             ("en_US.UTF-8", "'Quarterly report' was deleted by camille"),
-            ("fr_FR.UTF-8", "« Quarterly report » a été supprimé par camille"),
+            ("fr_FR.UTF-8", "« Quarterly report » a été supprimée par camille"),
             ("ko_KR.UTF-8", "'Quarterly report'를 camille 님이"),
         ] {
             let run = try pm.run(["undo"], ["LANG": language])

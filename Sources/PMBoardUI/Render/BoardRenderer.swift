@@ -104,10 +104,10 @@ public struct BoardRenderer {
         case ("state", .string(let text)): value = TaskState(rawValue: text).map(name) ?? TextSafety.escaped(text)
         case (_, .string(let text)):
             let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            value = "'" + TextSafety.escaped(line) + (line.count < text.count ? "…'" : "'")
+            value = localizer.quoted(TextSafety.escaped(line) + (line.count < text.count ? "…" : ""))
         default: value = ""
         }
-        let line = fieldLabel(choice.field) + ": " + value
+        let line = localizer.string(.boardConflictValue, .text(fieldLabel(choice.field)), .text(value))
         return choice.shown ? localizer.string(.boardConflictShown, .text(line)) : line
     }
 

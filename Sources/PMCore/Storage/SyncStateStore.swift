@@ -15,6 +15,13 @@ public struct SyncState: Equatable, Sendable {
     /// When the last attempt was, and whether the remote could be reached.
     public var lastAttempt: String?
     public var lastAttemptOffline = false
+    /// When the remote was first found unreachable in the spell that the
+    /// last attempt belongs to: "offline since" stays when it began, while
+    /// the board and `pm sync --watch` keep trying.
+    public var offlineSince: String?
+    /// When this copy went offline (the first failed attempt in a row), if
+    /// its last attempt failed.
+    public var wentOffline: String? { lastAttemptOffline ? offlineSince ?? lastAttempt : nil }
     /// How much of the local log the remote had at the last sync: changes
     /// made here after it are waiting.
     public var syncedEvents = 0
@@ -96,6 +103,7 @@ public struct SyncStateStore: Sendable {
                 case "kind": state.remoteKind = try BoardDecoder.readString(&reader, field: key)
                 case "lastSync": state.lastSync = try BoardDecoder.readString(&reader, field: key)
                 case "lastAttempt": state.lastAttempt = try BoardDecoder.readString(&reader, field: key)
+                case "offlineSince": state.offlineSince = try BoardDecoder.readString(&reader, field: key)
                 case "lastAttemptOffline":
                     guard case .bool(let flag) = try reader.readValue() else { throw reader.failure() }
                     state.lastAttemptOffline = flag
@@ -128,6 +136,7 @@ public struct SyncStateStore: Sendable {
         if let remote = state.remote { fields.append(("remote", { $0.string(remote) })) }
         if let last = state.syncedLast { fields.append(("syncedLast", { $0.string(last) })) }
         if let kind = state.remoteKind { fields.append(("kind", { $0.string(kind) })) }
+        if let since = state.offlineSince { fields.append(("offlineSince", { $0.string(since) })) }
         if !state.segments.isEmpty { fields.append(("segments", Self.segmentsWriter(state.segments, level: 1))) }
         if let publishing = state.publishing {
             fields.append(
