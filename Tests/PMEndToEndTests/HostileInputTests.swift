@@ -242,9 +242,13 @@ import Testing
         process.environment = pm.environment.merging(["XDG_DATA_HOME": "data", "XDG_STATE_HOME": "state"]) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: elsewhere)
         process.standardOutput = FileHandle.nullDevice
+        let said = Pipe()
+        process.standardError = said
         try process.run()
+        let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        #expect(message.contains(pm.home.file(".local/share/pm/board.json")), "\(message)")
         #expect(FileManager.default.fileExists(atPath: pm.home.file(".local/share/pm/board.json")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     }
