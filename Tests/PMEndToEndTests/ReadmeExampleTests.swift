@@ -87,7 +87,8 @@ import Testing
         let world = try World(block.world)
         for line in block.lines {
             let command = line.components(separatedBy: " #").first!.trimmingCharacters(in: .whitespaces)
-            guard command.hasPrefix("pm ") else { continue }
+            // `pm sync --watch` runs until interrupted: SyncEndToEndTests drive it.
+            guard command.hasPrefix("pm "), !command.contains("--watch") else { continue }
             let (status, output) = try world.status(Substring(command))
             #expect(![64, 70].contains(status) && status < 128, "README line \(block.line), \(command): \(status)\n\(output)")
         }
@@ -127,6 +128,8 @@ struct World {
         pm.environment["PM_USER"] = "camille"
         self.pm = pm
         try pm.useSampleBoard()
+        // The sync tool's folder the examples share through (Syncthing's ~/Sync).
+        try FileManager.default.createDirectory(atPath: pm.home.file("Sync"), withIntermediateDirectories: true)
         switch name {
         case "sample": break
         case "story": try story()
@@ -158,7 +161,6 @@ struct World {
     /// folder gone (its share unmounted).
     func offline() throws {
         let folder = pm.home.file("Sync/team-board")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for arguments in [["remote", "add", folder], ["sync"], ["add", "Book the room"], ["move", "3f2a", "doing"]] {
             let run = try pm.run(arguments)
             #expect(run.status == 0, "\(arguments): \(run.stderr)")
