@@ -92,8 +92,10 @@ extension ProcessContext {
             { board in
                 let undo = undoStore(for: board)
                 let state = try undo.load().resolved(against: board, log: log)
+                // The change's lines start where the log ends now (the board holds its whole log).
+                let offset = board.log.length
                 let (result, step) = try body(&board, state)
-                pending = step.map { (undo, UndoStore.Stored(committed: state, pending: $0)) }
+                pending = step.map { (undo, UndoStore.Stored(committed: state, pending: $0, pendingOffset: offset)) }
                 changed = (board.id, board.tasks)
                 return result
             },

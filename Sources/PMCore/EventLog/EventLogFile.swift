@@ -249,8 +249,29 @@ public struct EventLogFile: Sendable {
         }
     }
 
+    /// Whether the event with this id is in the log at or after `offset`,
+    /// where its change began appending: only what was appended since is
+    /// read, never the past (a log put back from a backup, shorter than the
+    /// offset, reads nothing).
+    public func contains(eventID: TaskID, from offset: Int) throws -> Bool {
+        guard let descriptor = try open() else { return false }
+        defer { try? fileSystem.close(descriptor) }
+        let needle = Array("\"id\":\"\(eventID.rawValue)\"".utf8)
+        let size = try checkedSize(descriptor)
+        var position = max(0, offset)
+        while position < size {
+            // Overlap chunks by the needle's length so no match is cut in two.
+            let end = min(size, position + Self.chunk + needle.count)
+            let piece = try systemCall { try fileSystem.read(descriptor, at: position, count: end - position) }
+            if Self.find(needle, in: piece) { return true }
+            position += Self.chunk
+        }
+        return false
+    }
+
     /// Whether the event with this id is in the log: searched backwards from
-    /// the end, where a recent event is, so the usual case reads one chunk.
+    /// the end, where a recent event is. Only for an undo step saved before
+    /// steps knew their log offset (it reads the whole log when absent).
     public func contains(eventID: TaskID) throws -> Bool {
         guard let descriptor = try open() else { return false }
         defer { try? fileSystem.close(descriptor) }

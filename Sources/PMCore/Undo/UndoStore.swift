@@ -20,19 +20,31 @@ public struct UndoStore: Sendable {
         public var committed: UndoState
         /// The last command's step, which counts once its event is on the board.
         public var pending: UndoStep?
+        /// Where the log ended when the pending step's change began: its
+        /// event, if committed, is at or after it (nil in a file saved before
+        /// steps knew it).
+        public var pendingOffset: Int?
 
-        public init(committed: UndoState = UndoState(), pending: UndoStep? = nil) {
+        public init(committed: UndoState = UndoState(), pending: UndoStep? = nil, pendingOffset: Int? = nil) {
             self.committed = committed
             self.pending = pending
+            self.pendingOffset = pendingOffset
         }
 
         /// The stacks as they are for `board`: the pending step applied if its
-        /// event is on the board (in its history, or in the log when given).
+        /// event is on the board (in its history, or in the log when given,
+        /// read from where the step's change began).
         public func resolved(against board: Board, log: EventLogFile? = nil) -> UndoState {
             var state = committed
             guard let pending, let event = pending.eventID else { return state }
-            if board.history.contains(eventID: event) || (try? log?.contains(eventID: event)) == true { state.apply(pending) }
+            if board.history.contains(eventID: event) || (try? logContains(event, log)) == true { state.apply(pending) }
             return state
+        }
+
+        private func logContains(_ event: TaskID, _ log: EventLogFile?) throws -> Bool {
+            guard let log else { return false }
+            if let pendingOffset { return try log.contains(eventID: event, from: pendingOffset) }
+            return try log.contains(eventID: event)
         }
     }
 
@@ -115,9 +127,11 @@ public struct UndoStore: Sendable {
                 (
                     "pending",
                     { w in
-                        w.object(
-                            [("step", { $0.string(name) }), ("transitions", { Self.write(transitions, into: &$0, level: 2) })],
-                            level: 1)
+                        var members: [(String, (inout JSONWriter) -> Void)] = [
+                            ("step", { $0.string(name) }), ("transitions", { Self.write(transitions, into: &$0, level: 2) }),
+                        ]
+                        if let offset = stored.pendingOffset { members.insert(("logOffset", { $0.raw(String(offset)) }), at: 0) }
+                        w.object(members, level: 1)
                     }
                 ), at: 0)
         }
@@ -175,28 +189,30 @@ public struct UndoStore: Sendable {
             switch key {
             case "undo": stored.committed.undo = try readTransitions(&reader)
             case "redo": stored.committed.redo = try readTransitions(&reader)
-            case "pending": stored.pending = try readPending(&reader)
+            case "pending": (stored.pending, stored.pendingOffset) = try readPending(&reader)
             default: _ = try reader.readValue()
             }
         }
         return stored
     }
 
-    private static func readPending(_ reader: inout JSONReader) throws -> UndoStep {
+    private static func readPending(_ reader: inout JSONReader) throws -> (UndoStep, Int?) {
         var name: String?
         var transitions: [Transition] = []
+        var offset: Int?
         try reader.readObject { key, reader in
             switch key {
+            case "logOffset": offset = max(0, try reader.readInt(field: key))
             case "step": name = try BoardDecoder.readString(&reader, field: key)
             case "transitions": transitions = try readTransitions(&reader)
             default: _ = try reader.readValue()
             }
         }
         switch (name, transitions.count) {
-        case ("record", 1...): return .record(transitions)
-        case ("undone", 1): return .undone(made: transitions[0])
-        case ("redone", 1): return .redone(made: transitions[0])
-        case ("skipped", 0): return .skipped
+        case ("record", 1...): return (.record(transitions), offset)
+        case ("undone", 1): return (.undone(made: transitions[0]), offset)
+        case ("redone", 1): return (.redone(made: transitions[0]), offset)
+        case ("skipped", 0): return (.skipped, offset)
         default: throw reader.failure()
         }
     }
