@@ -16,6 +16,7 @@ public struct PM: ParsableCommand {
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
                 Start.self, Done.self, BoardCommand.self, Merge.self, Sync.self, Remote.self, Status.self, Remind.self,
+                Checkpoint.self,
                 Export.self, L10n.self, Complete.self, Generate.self,
             ]
         )

@@ -390,4 +390,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case syncOfflineNothingWaiting = "sync.offlineNothingWaiting"
     case helpHelpTopic = "help.helpTopic"
     case manAsciiNote = "man.asciiNote"
+    case helpCommandCheckpoint = "help.command.checkpoint"
+    case checkpointCurrent = "checkpoint.current"
+    case checkpointNoBoard = "checkpoint.noBoard"
 }

@@ -21,4 +21,5 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case mergeConflictedCopyKept = "merge.conflictedCopyKept"
     case boardMoreAbove = "board.moreAbove"
     case boardMoreBelow = "board.moreBelow"
+    case checkpointDone = "checkpoint.done"
 }

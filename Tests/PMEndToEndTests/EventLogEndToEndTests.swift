@@ -62,6 +62,7 @@ import Testing
 
         // Damage in the middle (bytes flipped): refused with its line number
         // wherever a reader needs that line, never rewritten.
+        #expect(try pm.run(["checkpoint"]).status == 0)
         var text = logText(pm)
         text = text.replacingOccurrences(of: "{\"at\":", with: "{\"at\",")
         try Data(text.utf8).write(to: URL(fileURLWithPath: logPath(pm)))
@@ -162,5 +163,37 @@ import Testing
         let own = try legacy.run(["history", "--task", "3f2a", "--limit", "1000"]).stdout.split(separator: "\n")
         #expect(!own.isEmpty && own.count < all.count && own.allSatisfy { $0.contains(title) }, "\(own)")
         #expect(legacy.boardBytes() == bytes, "reading history never converts the board")
+    }
+
+    /// The log is the commit: a change leaves board.json as it was and
+    /// appends one line; every command sees it; `pm checkpoint` writes the
+    /// file, says so in the reader's language, and then has nothing to do.
+    @Test func aChangeAppendsOnlyAndACheckpointWritesTheBoardFile() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "first"])
+        let before = pm.boardBytes()
+        let lines = logText(pm).split(separator: "\n").count
+        try pm.run(["add", "second"])
+        #expect(pm.boardBytes() == before, "board.json untouched by a change")
+        #expect(logText(pm).split(separator: "\n").count == lines + 1)
+        let list = try pm.run(["list", "--json"]).stdout
+        #expect(list.contains("second"), "\(list)")
+        #expect(try pm.run(["checkpoint"]).status == 0 && pm.boardBytes() != before)
+        for (language, words) in [
+            ("en_US.UTF-8", "up to date: 1 change"), ("fr_FR.UTF-8", "mis à jour : 1 modification"),
+            ("ko_KR.UTF-8", "변경 1개를 반영했습니다"),
+        ] {
+            try pm.run(["add", language])
+            let run = try pm.run(["checkpoint"], ["LANG": language])
+            #expect(run.status == 0 && run.stdout.contains(words), "\(language): \(run.stdout)\(run.stderr)")
+            #expect(String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self).contains(language))
+        }
+        let again = try pm.run(["checkpoint"])
+        #expect(again.status == 0 && again.stdout.contains("already up to date"), "\(again.stdout)")
+        let newer = PMBinary()
+        try Data("{\"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 9, \"tasks\": []}".utf8).write(
+            to: URL(fileURLWithPath: newer.boardPath))
+        let refused = try newer.run(["checkpoint"])
+        #expect(refused.status == 65 && refused.stderr.contains("newer pm"), "\(refused.stderr)")
     }
 }

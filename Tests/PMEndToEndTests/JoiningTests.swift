@@ -76,7 +76,7 @@ import Testing
         #expect(try me.run(["undo"]).status == 0, "the undo history came along")
         #expect(try me.run(["sync"]).status == 0)
         #expect(try lead.run(["sync"]).status == 0)
-        #expect(me.bytes == lead.bytes)
+        #expect(me.folded == lead.folded)
     }
 
     /// The other way on: the team's board in a file of its own beside the
@@ -111,7 +111,7 @@ import Testing
             let sync = try person.run(["sync"])
             #expect(sync.status == 0, "\(sync.stderr)")
         }
-        #expect(people[0].bytes == people[1].bytes && people[1].bytes == people[2].bytes)
+        #expect(people[0].folded == people[1].folded && people[1].folded == people[2].folded)
         #expect(try Self.tasks(people[0]).count == 3)
     }
 
@@ -215,7 +215,7 @@ import Testing
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(try other.run(["sync"]).status == 0)
         #expect(try other.run(["list", "--json"]).stdout.contains("Synced after"))
-        #expect(me.bytes == other.bytes)
+        #expect(me.folded == other.folded)
     }
 }
 
@@ -237,6 +237,8 @@ extension BoardIdentityTests {
         try me.run(["move", renamed, "done"])
         let gone = try me.id(["add", "Added and removed after"])
         try me.run(["delete", gone])
+        // board.json holds them once checkpointed (a change does so only every few hundred).
+        #expect(try me.run(["checkpoint"]).status == 0)
         let before = try JoiningTests.tasks(me)
         try backup.write(to: URL(fileURLWithPath: log))
         let list = try me.run(["list", "--json"])
@@ -253,6 +255,6 @@ extension BoardIdentityTests {
         #expect(try me.run(["sync"]).status == 0)
         #expect(try other.run(["sync"]).status == 0)
         #expect(try JoiningTests.tasks(other) == JoiningTests.tasks(me))
-        #expect(me.bytes == other.bytes)
+        #expect(me.folded == other.folded)
     }
 }

@@ -25,6 +25,13 @@ import Testing
         }
 
         var bytes: Data? { FileManager.default.contents(atPath: board) }
+
+        /// The board file once brought up to date with its log (`pm
+        /// checkpoint`): two copies that converged hold the same bytes.
+        var folded: Data? {
+            _ = try? run(["checkpoint"])
+            return bytes
+        }
     }
 
     func copies(_ pm: PMBinary, _ names: [String]) -> [Copy] {
@@ -65,7 +72,7 @@ import Testing
         try b.run(["edit", shared, "--title", "Offsite in Lyon"])
         try a.run(["edit", shared, "--title", "Offsite in Seoul"])
         for person in [a, b, a] { #expect(try person.run(["sync"]).status == 0) }
-        #expect(a.bytes == b.bytes, "byte-identical boards")
+        #expect(a.folded == b.folded, "byte-identical boards")
         let status = try JSONSerialization.jsonObject(with: Data(try a.run(["status", "--json"]).stdout.utf8)) as? [String: Any]
         #expect(status?["waiting"] as? Int == 0)
         #expect((status?["conflicts"] as? [[String: Any]])?.count == 1, "the two titles are a conflict to resolve")
@@ -263,7 +270,7 @@ import Testing
         }
         #expect(failures.isEmpty, "\(failures)")
         for person in people { try person.run(["sync"]) }
-        #expect(people[0].bytes == people[1].bytes && people[1].bytes == people[2].bytes)
+        #expect(people[0].folded == people[1].folded && people[1].folded == people[2].folded)
         let titles = try people[2].run(["list", "--json"]).stdout
         #expect(["Seed", "From camille 0", "From ji-woo 1", "From sam 2"].allSatisfy(titles.contains))
         let pull = try runGit(["-C", plain, "pull", "-q", "--no-rebase"])
@@ -467,7 +474,7 @@ extension SyncEndToEndTests {
         try daemon.start()
         #expect(try people[0].run(["sync"]).stdout.contains("sent: 1"))
         #expect(try people[1].run(["sync"]).stdout.contains("received: 2"))
-        #expect(people[0].bytes == people[1].bytes)
+        #expect(people[0].folded == people[1].folded)
     }
 
     /// `pm sync --watch`: a change here reaches the other copy without

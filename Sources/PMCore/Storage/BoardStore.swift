@@ -168,7 +168,8 @@ public struct BoardStore: Sendable {
             if note { noteRecorded(log, from: position.length, mode: mode) }
             // The board is the fold of its events, by the same rules as a merge.
             var tasks = before
-            if FoldedTasks.apply(events, to: &tasks, last: position.order) {
+            let folded = FoldedTasks.apply(events, to: &tasks, last: position.order)
+            if folded {
                 board.tasks = tasks
                 board.log = LogPosition(events: board.log.events + record.count + events.count, length: end, newest: last)
             } else {
@@ -180,11 +181,61 @@ public struct BoardStore: Sendable {
                 try refold(&board, log: log)
             }
             board.history = HistoryLog()
-            // Committed. A failure to rewrite board.json loses nothing: every
-            // reader folds in the log past where the file stands.
-            if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+            // Committed: the log is the truth, and every reader folds in the
+            // log past where board.json stands. The file, a checkpoint, is
+            // rewritten only once that tail passes the bound, or when the
+            // file cannot stand behind (a conversion, a refold in merge order).
+            let checkpoint =
+                rebuilt != nil || folded == false
+                || Self.tailPassesBound(from: current?.board.log, to: board.log, schema: current?.board.schemaVersion)
+            if checkpoint, lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
             UntilExit.keep((board, before))
             return result
+        }
+    }
+
+    /// How far board.json may stand behind its log (the tail every reader
+    /// folds in): past this many events or bytes, the change that crosses it
+    /// rewrites the file. Chosen by measuring (bench/checkpoint-run): folding
+    /// a tail this long costs a read less than a tenth of rewriting a 10k board.
+    public static let checkpointEvents = 256
+    public static let checkpointBytes = 512 << 10
+
+    /// Whether a board file standing at `disk` must be rewritten for a board
+    /// now at `now`: its tail passed the bound, or it is not a file that can
+    /// stand behind its log (missing, or of an older schema).
+    static func tailPassesBound(from disk: LogPosition?, to now: LogPosition, schema: Int?) -> Bool {
+        guard let disk, schema == Board.currentSchemaVersion, disk.order != nil || disk.events == 0 else { return true }
+        return now.events - disk.events > checkpointEvents || now.length - disk.length > checkpointBytes
+    }
+
+    /// Rewrites board.json as the fold of its whole log now (`pm checkpoint`);
+    /// a board.json lost beside its log is made again.
+    /// - Returns: how many events of the log it folded in that the file did
+    ///   not have; nil when there is no board at all.
+    @discardableResult
+    public func checkpoint() throws -> Int? {
+        try withLock { lock, target in
+            let log = eventLog(of: target)
+            let current = try read(target)
+            var board: Board
+            if let current {
+                board = current.board
+                if board.schemaVersion > Board.currentSchemaVersion {
+                    throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
+                }
+                // pm 0.1's format has no log to fold: the next change converts it.
+                guard board.schemaVersion == Board.currentSchemaVersion else { return 0 }
+            } else {
+                guard try log.exists() else { return nil }
+                board = Board(id: try log.recordedBoard() ?? Self.unnamedBoard)
+            }
+            try rollForward(&board, log: log)
+            let stood = current?.board.log ?? LogPosition()
+            guard current == nil || board.log != stood else { return 0 }
+            guard lock.stillHeld() else { throw PMError.locked(nil) }
+            try writeBoard(board, to: target, mode: current?.status.mode ?? 0o644)
+            return board.log.events - stood.events
         }
     }
 

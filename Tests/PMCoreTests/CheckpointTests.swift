@@ -1,0 +1,69 @@
+import Foundation
+import PMCore
+import PMTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The log is the commit; board.json is a checkpoint rewritten only when the
+/// log's tail past it passes the bound, and every reader folds the tail.
+@Suite struct CheckpointTests {
+    let ids = CountingIDs()
+
+    func store(_ dir: TemporaryDirectory) -> BoardStore {
+        BoardStore(path: dir.file("board.json"), lockTimeoutMilliseconds: 200, sleep: { usleep(useconds_t($0 * 1000)) })
+    }
+
+    func add(_ title: String, to store: BoardStore, replica: TaskID) throws {
+        _ = try store.update(newBoardID: ids.make(), replica: replica) { board in
+            try board.add(title: title, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
+        }
+    }
+
+    /// Where board.json stands, as written (not folded).
+    func onDisk(_ dir: TemporaryDirectory) throws -> Board {
+        try BoardDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("board.json")))), path: "b")
+    }
+
+    @Test func aChangeWritesOnlyTheLogUntilTheTailPassesTheBound() throws {
+        let dir = TemporaryDirectory()
+        let store = store(dir)
+        let replica = ids.make()
+        try add("first", to: store, replica: replica)
+        let first = try onDisk(dir)
+        #expect(first.tasks.map(\.title) == ["first"], "a new board's first change writes its whole file")
+        var rewrites = 0
+        var lastEvents = first.log.events
+        for index in 1...(BoardStore.checkpointEvents + 10) {
+            try add("task \(index)", to: store, replica: replica)
+            let disk = try onDisk(dir)
+            if disk.log.events != lastEvents {
+                rewrites += 1
+                lastEvents = disk.log.events
+            }
+            let folded = try #require(try store.load())
+            #expect(folded.tasks.count == index + 1, "every reader sees every committed change")
+            #expect(folded.log.events - disk.log.events <= BoardStore.checkpointEvents, "never further behind than the bound")
+        }
+        #expect(rewrites == 1, "one rewrite in \(BoardStore.checkpointEvents + 10) changes, not one per change: \(rewrites)")
+        // pm checkpoint: the file holds everything at once, and the next call writes nothing.
+        let behind = try store.checkpoint()
+        #expect(behind == (try store.load()!.log.events) - lastEvents && behind ?? 0 > 0)
+        #expect(try onDisk(dir).tasks.count == BoardStore.checkpointEvents + 11)
+        #expect(try store.checkpoint() == 0)
+    }
+
+    @Test func aLostBoardFileIsMadeAgainByACheckpoint() throws {
+        let dir = TemporaryDirectory()
+        let store = store(dir)
+        try add("kept", to: store, replica: ids.make())
+        let id = try store.load()!.id
+        try FileManager.default.removeItem(atPath: dir.file("board.json"))
+        #expect(try store.checkpoint() == 2, "the board's record and the one change")
+        let disk = try onDisk(dir)
+        #expect(disk.id == id && disk.tasks.map(\.title) == ["kept"])
+        #expect(try BoardStore(path: dir.file("none/board.json"), sleep: { _ in }).checkpoint() == nil)
+    }
+}
