@@ -19,7 +19,9 @@ def main(count: int, board_path: str, task_path: str, state_path: str) -> None:
         body = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 4)[:200]
         state = ["todo", "doing", "done"][k % 3]
         due = None if k % 4 == 0 else f"2026-{1 + k % 12:02d}-{1 + k % 28:02d}"
-        created = f"2026-{1 + k % 11:02d}-{1 + k % 28:02d}T{k % 24:02d}:{k % 60:02d}:00.000Z"
+        # Before the bench's PM_NOW (2026-11-21): a history from the future (past the
+        # seven days a clock is followed) would make every change fold the whole log again.
+        created = f"2026-{1 + k % 10:02d}-{1 + k % 28:02d}T{k % 24:02d}:{k % 60:02d}:00.000Z"
         tasks.append({"body": body, "createdAt": created, "due": due, "id": uuid, "state": state,
                       "title": title, "updatedAt": created})
         history.append({"action": "added", "at": created, "by": "bench", "id": f"e{k:07x}-0000-4000-8000-{k:012x}",
