@@ -54,7 +54,7 @@ import Testing
         #expect(try run(1, ["edit", id, "--body", "Max's body"]).status == 0)
         #expect(try run(2, ["edit", id, "--body", "Chloe's body"]).status == 0)
         for _ in 0..<2 { for person in 0..<3 { #expect(try run(person, ["sync"]).status == 0) } }
-        let boards = people.map(\.bytes)
+        let boards = people.map(\.folded)
         #expect(boards[0] != nil && boards[0] == boards[1] && boards[1] == boards[2], "the copies differ")
         let shown = try run(2, ["show", id, "--json"]).stdout
         #expect(

@@ -296,7 +296,7 @@ import Testing
         for _ in 0..<3 {
             for person in people { check(try Self.run(person, ["sync"]), [0], "healing sync") }
         }
-        let boards = people.map(\.copy.bytes)
+        let boards = people.map(\.copy.folded)
         if let keep = ProcessInfo.processInfo.environment["PM_CHAOS_KEEP"], !boards.allSatisfy({ $0 == boards[0] }) {
             try? FileManager.default.copyItem(atPath: pm.home.path, toPath: keep + "/seed-\(seed)")
         }

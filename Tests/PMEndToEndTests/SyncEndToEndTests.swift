@@ -385,7 +385,7 @@ extension SyncEndToEndTests {
             }
         }
         for _ in 0..<2 { for person in people.shuffled(using: &random) { #expect(try person.run(["sync"]).status == 0) } }
-        let boards = people.map(\.bytes)
+        let boards = people.map(\.folded)
         #expect(boards[0] != nil && boards[0] == boards[1] && boards[1] == boards[2], "seed \(seed): the copies differ")
         let history = try people[0].run(["history", "--limit", "100000", "--json"]).stdout
         let board = String(decoding: boards[0] ?? Data(), as: UTF8.self)

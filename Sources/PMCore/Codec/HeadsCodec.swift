@@ -50,25 +50,41 @@ extension BoardDecoder {
     /// A task's heads: field → `["id", ["id", value], …]`, a bare id holding
     /// the value the task shows.
     static func readHeads(_ reader: inout JSONReader, field: String, shown: (String) -> JSONValue?) throws -> [String: [Head]] {
+        // Read in place, without building the generic JSON value first: every
+        // task of a board has heads, and this runs for all of them.
         let start = reader.index
-        guard case .object(let members) = try reader.readValue() else {
-            throw JSONReader.Failure(offset: start, reason: .field(field))
-        }
+        let malformed = JSONReader.Failure(offset: start, reason: .field(field))
+        guard try reader.peek() == UInt8(ascii: "{") else { throw malformed }
+        try reader.beginObject()
         var heads: [String: [Head]] = [:]
-        for (name, value) in members {
-            guard case .array(let elements) = value else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
-            heads[name] = try elements.map { element in
-                switch element {
-                case .string(let text):
-                    if let id = TaskID(text), let value = shown(name) { return Head(event: id, value: value) }
-                case .array(let pair):
-                    if pair.count == 2, case .string(let text) = pair[0], let id = TaskID(text) {
-                        return Head(event: id, value: pair[1])
-                    }
-                default: break
+        var firstKey = true
+        while try reader.atNextKey(first: &firstKey) {
+            let keyStart = reader.index
+            let name = try reader.readString()
+            try reader.expect(UInt8(ascii: ":"))
+            guard heads[name] == nil else { throw JSONReader.Failure(offset: keyStart, reason: .duplicateKey(name)) }
+            guard try reader.peek() == UInt8(ascii: "[") else { throw malformed }
+            try reader.beginArray()
+            var list: [Head] = []
+            var firstElement = true
+            while try reader.nextElement(first: &firstElement) {
+                switch try reader.peek() {
+                case UInt8(ascii: "\""):
+                    guard let id = TaskID(try reader.readString()), let value = shown(name) else { throw malformed }
+                    list.append(Head(event: id, value: value))
+                case UInt8(ascii: "["):
+                    try reader.beginArray()
+                    var firstPart = true
+                    guard try reader.nextElement(first: &firstPart), try reader.peek() == UInt8(ascii: "\""),
+                        let id = TaskID(try reader.readString()), try reader.nextElement(first: &firstPart)
+                    else { throw malformed }
+                    let value = try reader.readValue(depth: 1)
+                    guard try !reader.nextElement(first: &firstPart) else { throw malformed }
+                    list.append(Head(event: id, value: value))
+                default: throw malformed
                 }
-                throw JSONReader.Failure(offset: start, reason: .field(field))
             }
+            heads[name] = list
         }
         return heads
     }
