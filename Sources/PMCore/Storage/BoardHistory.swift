@@ -95,6 +95,12 @@ extension BoardStore {
         saveMarks(marks, of: log, mode: mode)
     }
 
+    /// Before a log is written whole in merge order (a conversion): marks
+    /// that know all of it and hold no batch.
+    func marksFromStart(_ log: EventLogFile, mode: UInt32) {
+        saveMarks(HistoryMarks(from: 0), of: log, mode: mode)
+    }
+
     /// Before a write appends at `start`: the board's record, when the log
     /// does not hold it yet (searched for once, then remembered in the
     /// marks); nil when the marks already say it is there (nothing to note).

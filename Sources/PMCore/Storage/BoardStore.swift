@@ -148,9 +148,15 @@ public struct BoardStore: Sendable {
             var record: [Event] = []
             var note = true
             let mode = current?.status.mode ?? 0o644
+            var convertedLength = 0
             if let rebuilt {
-                let bytes = (rebuilt + events).flatMap(EventCodec.line)
-                recordMerged(log, start: 0, end: rebuilt.reduce(0) { $0 + EventCodec.line($1).count }, bound: nil, mode: mode)
+                // Written in merge order (the board's record, at the start of
+                // time, first): history then reads the converted past from the
+                // log's end like any other, instead of sorting all of it.
+                let converted = FoldedTasks.inMergeOrder(rebuilt).flatMap(EventCodec.line)
+                convertedLength = converted.count
+                let bytes = converted + events.flatMap(EventCodec.line)
+                marksFromStart(log, mode: mode)
                 _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
                 end = bytes.count
             } else {
@@ -177,7 +183,8 @@ public struct BoardStore: Sendable {
                 // order (a clock seen more than seven days ahead is not
                 // followed): only the whole log folded in merge order is the
                 // board every copy comes to. It bounds nothing in history.
-                if rebuilt == nil { recordMerged(log, start: position.length, end: end, bound: position.order, mode: mode) }
+                let start = rebuilt == nil ? position.length : convertedLength
+                recordMerged(log, start: start, end: end, bound: position.order, mode: mode)
                 try refold(&board, log: log)
             }
             board.history = HistoryLog()
