@@ -90,6 +90,13 @@ public struct EventSigner: Sendable {
 /// signatures in a line stay short and need no escaping.
 enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Each byte's digit, 255 for a byte outside the alphabet: a lookup, not
+    /// a search of the alphabet (every event read decodes a key and a signature).
+    private static let digits: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (digit, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(digit) }
+        return table
+    }()
 
     static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
@@ -109,10 +116,13 @@ enum Base64URL {
     /// encoding per value: a line reads back as the same bytes).
     static func decode(_ text: String) -> [UInt8]? {
         var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        let digits = Self.digits
         var value = UInt32(0)
         var bits = 0
         for byte in text.utf8 {
-            guard let digit = alphabet.firstIndex(of: byte) else { return nil }
+            let digit = digits[Int(byte)]
+            guard digit != 255 else { return nil }
             value = (value << 6) | UInt32(digit)
             bits += 6
             if bits >= 8 {
