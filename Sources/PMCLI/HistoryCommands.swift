@@ -198,7 +198,7 @@ struct Checkpoint: PMCommand {
         switch try context.store().checkpoint() {
         case nil: context.output.line(l.string(.checkpointNoBoard, file))
         case 0: context.output.line(l.string(.checkpointCurrent, file))
-        case let folded?: context.output.line(l.plural(.checkpointDone, count: max(1, folded), file))
+        case let folded?: context.output.line(l.plural(.checkpointDone, count: folded, file))
         }
     }
 }
