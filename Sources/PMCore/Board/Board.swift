@@ -171,13 +171,16 @@ public struct TaskSource: Equatable, Sendable {
     var bytes: [UInt8] = []
     var tasks: [BoardTask] = []
     var spans: [Range<Int>] = []
+    /// Where the tasks array begins: what comes before is the board's header.
+    var tasksStart = 0
 
     public init() {}
 
-    init(bytes: [UInt8], tasks: [BoardTask], spans: [Range<Int>]) {
+    init(bytes: [UInt8], tasks: [BoardTask], spans: [Range<Int>], tasksStart: Int) {
         self.bytes = bytes
         self.tasks = tasks
         self.spans = spans
+        self.tasksStart = tasksStart
     }
 
     /// Finds where an unchanged task was in the file. Built when saving,

@@ -1,34 +1,93 @@
 /// One card of the board.
+///
+/// Its fields live in a shared box, copied only when a copy changes, so a
+/// board of many tasks copies cheaply; a task read by way of the board's
+/// index (``BoardIndex``) is decoded from its bytes the first time a field
+/// other than its id is read.
 public struct BoardTask: Equatable, Sendable {
     /// The task's UUID.
     public var id: TaskID
-    public var title: String
-    public var body: String
-    public var state: TaskState
+    private(set) var box: TaskBox
+
+    /// The fields besides the id.
+    struct Fields: Equatable {
+        var title: String
+        var body: String
+        var state: TaskState
+        var due: CivilDate?
+        var createdAt: String
+        var updatedAt: String
+        var unknownFields: [String: JSONValue]
+        var conflicts: [String: [JSONValue]] = [:]
+        var restored = false
+        var heads: [String: [Head]] = [:]
+        var live: [TaskID] = []
+        var tracked = true
+    }
+
+    public var title: String {
+        get { box.fields.title }
+        set { change { $0.title = newValue } }
+    }
+    public var body: String {
+        get { box.fields.body }
+        set { change { $0.body = newValue } }
+    }
+    public var state: TaskState {
+        get { box.fields.state }
+        set { change { $0.state = newValue } }
+    }
     /// The deadline, a calendar date; nil for none.
-    public var due: CivilDate?
+    public var due: CivilDate? {
+        get { box.fields.due }
+        set { change { $0.due = newValue } }
+    }
     /// ISO 8601 UTC, as stored.
-    public var createdAt: String
+    public var createdAt: String {
+        get { box.fields.createdAt }
+        set { change { $0.createdAt = newValue } }
+    }
     /// ISO 8601 UTC, as stored; changes with every edit or move.
-    public var updatedAt: String
+    public var updatedAt: String {
+        get { box.fields.updatedAt }
+        set { change { $0.updatedAt = newValue } }
+    }
     /// Fields written by a newer pm, kept as they are.
-    public var unknownFields: [String: JSONValue]
+    public var unknownFields: [String: JSONValue] {
+        get { box.fields.unknownFields }
+        set { change { $0.unknownFields = newValue } }
+    }
     /// Field → the values concurrent changes wrote that are not shown, until
     /// someone picks one (DESIGN.md §9). Empty when there is no conflict.
-    public var conflicts: [String: [JSONValue]] = [:]
+    public var conflicts: [String: [JSONValue]] {
+        get { box.fields.conflicts }
+        set { change { $0.conflicts = newValue } }
+    }
     /// Deleted by someone who had not seen a change to it, and so kept (§9).
-    public var restored = false
+    public var restored: Bool {
+        get { box.fields.restored }
+        set { change { $0.restored = newValue } }
+    }
     /// Field → the changes whose values it holds now: the one shown and one
     /// for each conflicting value. A change names the heads it saw
     /// (`Event.seen`), so the fold knows exactly which changes it replaces
     /// and which it was made without seeing, whatever their values.
-    public var heads: [String: [Head]] = [:]
+    public var heads: [String: [Head]] {
+        get { box.fields.heads }
+        set { change { $0.heads = newValue } }
+    }
     /// The creations and restorations that keep the task on the board: a
     /// deletion that did not see one of them (or a head) leaves it there.
-    public var live: [TaskID] = []
+    public var live: [TaskID] {
+        get { box.fields.live }
+        set { change { $0.live = newValue } }
+    }
     /// False for a task read from a board file written before heads were
     /// kept: only a fold from the log knows them.
-    public var tracked = true
+    public var tracked: Bool {
+        get { box.fields.tracked }
+        set { change { $0.tracked = newValue } }
+    }
 
     /// A task with no unknown fields.
     public init(
@@ -36,13 +95,32 @@ public struct BoardTask: Equatable, Sendable {
         createdAt: String, updatedAt: String, unknownFields: [String: JSONValue] = [:]
     ) {
         self.id = id
-        self.title = title
-        self.body = body
-        self.state = state
-        self.due = due
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.unknownFields = unknownFields
+        box = TaskBox(
+            Fields(
+                title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt,
+                unknownFields: unknownFields))
+    }
+
+    /// A task known so far only by its id and where its bytes are.
+    init(id: TaskID, unread: LazyTask) {
+        self.id = id
+        box = TaskBox(unread: unread)
+    }
+
+    /// Whether its fields were decoded (a task read through the index is
+    /// not until one is read).
+    var isDecoded: Bool { box.isDecoded }
+
+    /// Whether `other` is this very task, unchanged, sharing its fields.
+    func isSameStorage(as other: BoardTask) -> Bool { id == other.id && box === other.box }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&box) { box = TaskBox(box.fields) }
+        body(&box.fields)
+    }
+
+    public static func == (lhs: BoardTask, rhs: BoardTask) -> Bool {
+        lhs.id == rhs.id && (lhs.box === rhs.box || lhs.box.fields == rhs.box.fields)
     }
 
     /// Whether `other` shows the same: every field but the heads the fold keeps.

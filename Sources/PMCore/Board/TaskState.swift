@@ -47,10 +47,14 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
         self = TaskID(rawValue) ?? TaskID(high: 0, low: 0)
     }
 
-    private init(high: UInt64, low: UInt64) {
+    /// The id whose 128 bits are these two words (``words``).
+    init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
+
+    /// The id's 128 bits, high word first.
+    var words: (high: UInt64, low: UInt64) { (high, low) }
 
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool {
         lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low

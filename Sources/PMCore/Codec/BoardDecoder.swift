@@ -15,15 +15,16 @@ public enum BoardDecoder {
         do {
             var historyRange: Range<Int>?
             var spans: [Range<Int>] = []
+            var tasksStart = 0
             var board = try bytes.withUnsafeBufferPointer { buffer in
                 var reader = JSONReader(buffer)
-                let board = try readBoard(&reader, historyRange: &historyRange, spans: &spans)
+                let board = try readBoard(&reader, historyRange: &historyRange, spans: &spans, tasksStart: &tasksStart)
                 reader.skipWhitespace()
                 guard reader.atEnd else { throw reader.failure() }
                 return board
             }
             if let historyRange { board.history = HistoryLog(storedJSON: bytes[historyRange]) }
-            board.source = TaskSource(bytes: bytes, tasks: board.tasks, spans: spans)
+            board.source = TaskSource(bytes: bytes, tasks: board.tasks, spans: spans, tasksStart: tasksStart)
             return board
         } catch let failure as JSONReader.Failure {
             throw describe(failure, in: bytes, path: path)
@@ -112,7 +113,7 @@ public enum BoardDecoder {
     // MARK: Board
 
     private static func readBoard(
-        _ reader: inout JSONReader, historyRange: inout Range<Int>?, spans: inout [Range<Int>]
+        _ reader: inout JSONReader, historyRange: inout Range<Int>?, spans: inout [Range<Int>], tasksStart: inout Int
     ) throws -> Board {
         var schemaVersion: Int?
         var id: TaskID?
@@ -131,6 +132,8 @@ public enum BoardDecoder {
             case "log":
                 log = try readLogPosition(&reader)
             case "tasks":
+                _ = try reader.peek()
+                tasksStart = reader.index
                 tasks = try readTasks(&reader, spans: &spans)
             case "history":
                 _ = try reader.peek()
@@ -150,6 +153,36 @@ public enum BoardDecoder {
             schemaVersion: schemaVersion, id: id, revision: revision, tasks: tasks, history: HistoryLog(), unknownFields: unknown)
         board.log = log
         return board
+    }
+
+    /// The board a file's first `header.count` bytes describe, up to where
+    /// its tasks begin (``BoardIndex``): the keys before `tasks`, which
+    /// sorted keys put first. Nil when they are not exactly pm's own: a
+    /// schema-2 board's id, log and schema, nothing else.
+    static func decodeHeader(_ header: [UInt8]) -> Board? {
+        header.withUnsafeBufferPointer { buffer -> Board? in
+            var reader = JSONReader(buffer)
+            var id: TaskID?
+            var log: LogPosition?
+            var schema: Int?
+            guard (try? reader.beginObject()) != nil else { return nil }
+            var first = true
+            while let key = try? reader.nextKey(first: &first) {
+                switch key {
+                case "id": id = try? readID(&reader, field: key)
+                case "log": log = try? readLogPosition(&reader)
+                case "schemaVersion": schema = try? reader.readInt(field: key)
+                case "tasks":
+                    reader.skipWhitespace()
+                    guard reader.atEnd, let id, let log, schema == Board.currentSchemaVersion else { return nil }
+                    var board = Board(id: id)
+                    board.log = log
+                    return board
+                default: return nil
+                }
+            }
+            return nil
+        }
     }
 
     /// `{"clock": [ms, n], "events": N, "last": "<id>", "length": bytes}`: counts that fit, nothing negative.

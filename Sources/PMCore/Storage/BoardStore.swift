@@ -76,7 +76,8 @@ public struct BoardStore: Sendable {
     func rollForward(_ board: inout Board, log: EventLogFile) throws {
         guard board.schemaVersion >= 2, board.schemaVersion <= Board.currentSchemaVersion, try log.exists() else { return }
         // A board file from before heads were kept: only the log knows them.
-        if board.tasks.contains(where: { !$0.tracked }) { return try refold(&board, log: log) }
+        // (A task not yet read through the index is tracked: only such are indexed.)
+        if board.tasks.contains(where: { $0.isDecoded && !$0.tracked }) { return try refold(&board, log: log) }
         let (events, end) = try log.read(after: board.log)
         guard let newest = events.last else { return }
         guard board.log.order != nil || board.log.events == 0 else { return try refold(&board, log: log) }
@@ -117,7 +118,10 @@ public struct BoardStore: Sendable {
     ) throws -> Result {
         try withLock { lock, target in
             let log = eventLog(of: target)
-            let current = try read(target)
+            // Through the index when it still describes the file: then only
+            // the tasks the change touches are read.
+            let indexed = readIndexed(target)
+            let current = try indexed.map { ($0.board, $0.status) } ?? read(target)
             // A lost board file is made again as the board its log records.
             var board = try current?.board ?? Board(id: (log.exists() ? log.recordedBoard() : nil) ?? newBoardID)
             if board.schemaVersion > Board.currentSchemaVersion {
@@ -136,6 +140,10 @@ public struct BoardStore: Sendable {
             let result = try change(&board)
             let events = sealed(Self.events(of: board, before: before, replica: replica))
             guard let last = events.last else { return result }
+            if let damage = indexed?.file.damage {
+                dropIndex(at: target)
+                throw damage
+            }
             // What this user does, every other copy accepts: the same gate.
             // (Its clock is this copy's own: no later than itself.)
             for event in events {
@@ -195,7 +203,23 @@ public struct BoardStore: Sendable {
             let checkpoint =
                 rebuilt != nil || folded == false
                 || Self.tailPassesBound(from: current?.board.log, to: board.log, schema: current?.board.schemaVersion)
-            if checkpoint, lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+            if checkpoint, lock.stillHeld() {
+                // A board read through its index is read whole again for
+                // the checkpoint: the file is written only from tasks that
+                // were all read and checked, never from an index's word.
+                var whole: Board? = board
+                if indexed != nil {
+                    whole = try? read(target).map { read in
+                        var board = read.board
+                        try rollForward(&board, log: log)
+                        return board
+                    }
+                }
+                if let whole { try? writeBoard(whole, to: target, mode: current?.status.mode ?? 0o644) }
+            } else if indexed == nil, let current {
+                writeIndex(of: current.board, status: current.status, at: target)
+            }
+            if indexed?.file.damage != nil { dropIndex(at: target) }
             UntilExit.keep((board, before))
             return result
         }

@@ -1,0 +1,107 @@
+import PMICU
+
+/// A task's fields, shared by the copies of a task until one of them
+/// changes, and decoded from the board file only when first read when the
+/// task came from the board's index.
+///
+/// A box is decoded at most once, by the thread that holds the board: a
+/// board read lazily stays with the command that read it.
+final class TaskBox: @unchecked Sendable {
+    private var stored: BoardTask.Fields
+    private var unread: LazyTask?
+
+    init(_ fields: BoardTask.Fields) {
+        stored = fields
+    }
+
+    init(unread: LazyTask) {
+        stored = TaskBox.placeholder
+        self.unread = unread
+    }
+
+    var isDecoded: Bool { unread == nil }
+
+    var fields: BoardTask.Fields {
+        _read {
+            if unread != nil { decode() }
+            yield stored
+        }
+        _modify {
+            if unread != nil { decode() }
+            yield &stored
+        }
+    }
+
+    /// What an unread task holds until decoded, and what a task that cannot
+    /// be read keeps (the board is then refused: ``LazyBoardFile/damage``).
+    private static let placeholder = BoardTask.Fields(
+        title: "", body: "", state: .todo, due: nil, createdAt: "", updatedAt: "", unknownFields: [:], tracked: false)
+
+    private func decode() {
+        guard let unread else { return }
+        self.unread = nil
+        if let task = unread.file.task(unread.id, at: unread.span) { stored = task.box.fields }
+    }
+}
+
+/// Where an unread task's bytes are.
+struct LazyTask {
+    let file: LazyBoardFile
+    let id: TaskID
+    let span: Range<Int>
+}
+
+/// The board file a board was read from by way of its index, held open:
+/// a task's bytes are read from it when the task is first used. A task that
+/// does not read back as the index says (the file changed in place, which
+/// pm never does) is recorded, and the board store refuses the board.
+final class LazyBoardFile: @unchecked Sendable {
+    let path: String
+    private let descriptor: Int32
+    private let fileSystem: FileSystem
+    /// The first task that could not be read, as the error to report.
+    private(set) var damage: PMError?
+
+    init(path: String, descriptor: Int32, fileSystem: FileSystem) {
+        self.path = path
+        self.descriptor = descriptor
+        self.fileSystem = fileSystem
+    }
+
+    deinit { try? fileSystem.close(descriptor) }
+
+    /// `count` bytes at `offset`; fewer only at the file's end.
+    func bytes(at offset: Int, count: Int) throws -> [UInt8] {
+        do {
+            return try fileSystem.read(descriptor, at: offset, count: count)
+        } catch let error as SystemCallError {
+            throw PMError.readFailed(path: path, error)
+        }
+    }
+
+    /// The task `id` decoded from `span`; nil (and the damage recorded) when
+    /// the bytes there are not that task.
+    func task(_ id: TaskID, at span: Range<Int>) -> BoardTask? {
+        do {
+            let bytes = try self.bytes(at: span.lowerBound, count: span.count)
+            guard bytes.count == span.count, UTF8Validation.firstInvalidOffset(in: bytes) == nil else {
+                throw PMError.boardCorrupt(path: path, line: nil, column: nil, reason: .field("tasks"))
+            }
+            let task = try bytes.withUnsafeBufferPointer { buffer -> BoardTask in
+                var reader = JSONReader(buffer)
+                let task = try BoardDecoder.readTask(&reader)
+                reader.skipWhitespace()
+                guard reader.atEnd, task.id == id, task.tracked else { throw reader.failure() }
+                return task
+            }
+            return task
+        } catch let error as PMError {
+            if damage == nil { damage = error }
+        } catch let failure as JSONReader.Failure {
+            if damage == nil { damage = .boardCorrupt(path: path, line: nil, column: nil, reason: failure.reason) }
+        } catch {
+            if damage == nil { damage = .boardCorrupt(path: path, line: nil, column: nil, reason: .field("tasks")) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,126 @@
+/// `board.json.index`: where each task of the board file lies, so that a
+/// change reads only the tasks it touches instead of decoding them all.
+///
+/// It is a cache pm makes for itself, never trusted beyond what it can
+/// check: it names the board file's size and modification time and a hash
+/// of its header (the board's id and where it stands in its log, different
+/// at every checkpoint), and it is used only when all three still match
+/// the open file; a task read through it must decode as the id it names.
+/// It is written only from a board file pm read whole and accepted; when it
+/// is missing, stale or damaged, pm reads the board whole and writes it
+/// again. Its own bytes end with a checksum: a torn write is never used.
+struct BoardIndex: Equatable {
+    static let magic = Array("pm board index 1\n".utf8)
+    /// The board file's size and modification time when indexed.
+    var size: Int64
+    var modified: Int64
+    /// The header's length (where the tasks array begins) and its hash.
+    var headerLength: Int
+    var headerHash: UInt64
+    var ids: [TaskID]
+    var spans: [Range<Int>]
+
+    /// The index beside a board file.
+    static func path(for board: String) -> String { board + ".index" }
+
+    /// The index of a board file read whole: its status, its bytes, and its
+    /// tasks where they were read. Nil when the board is not one an index
+    /// can describe (pm 0.1's format, fields of a newer pm, tasks without heads).
+    init?(board: Board, status: FileStatus) {
+        let source = board.source
+        guard board.schemaVersion == Board.currentSchemaVersion, board.unknownFields.isEmpty,
+            source.spans.count == board.tasks.count, source.tasksStart > 0, source.tasksStart <= source.bytes.count,
+            Int64(source.bytes.count) == status.size, board.tasks.allSatisfy(\.tracked)
+        else { return nil }
+        size = status.size
+        modified = status.modifiedNanoseconds
+        headerLength = source.tasksStart
+        headerHash = Self.hash(source.bytes[..<source.tasksStart])
+        ids = board.tasks.map(\.id)
+        spans = source.spans
+    }
+
+    /// Whether it describes the open board file with this status and header.
+    func describes(_ status: FileStatus, header: [UInt8]) -> Bool {
+        status.kind == .regular && status.size == size && status.modifiedNanoseconds == modified
+            && header.count == headerLength && Self.hash(header[...]) == headerHash
+    }
+
+    // MARK: Bytes
+
+    /// Magic, six words (size, time, header length and hash, count), 32
+    /// bytes per task (id, start, length), then a checksum of all before.
+    func encoded() -> [UInt8] {
+        var out = Self.magic
+        out.reserveCapacity(out.count + 8 * 7 + ids.count * 32)
+        for word in [UInt64(bitPattern: size), UInt64(bitPattern: modified), UInt64(headerLength), headerHash, UInt64(ids.count)]
+        {
+            Self.append(word, to: &out)
+        }
+        for (id, span) in zip(ids, spans) {
+            let (high, low) = id.words
+            for word in [high, low, UInt64(span.lowerBound), UInt64(span.count)] { Self.append(word, to: &out) }
+        }
+        Self.append(Self.hash(out[...]), to: &out)
+        return out
+    }
+
+    /// An index read back; nil unless whole, checked and self-consistent
+    /// (spans in order, after the header, inside the file).
+    init?(decoding bytes: [UInt8]) {
+        let fixed = Self.magic.count + 5 * 8
+        guard bytes.count >= fixed + 8, bytes.starts(with: Self.magic) else { return nil }
+        let body = bytes[..<(bytes.count - 8)]
+        guard Self.word(bytes, at: bytes.count - 8) == Self.hash(body) else { return nil }
+        var at = Self.magic.count
+        func next() -> UInt64 {
+            defer { at += 8 }
+            return Self.word(bytes, at: at)
+        }
+        size = Int64(bitPattern: next())
+        modified = Int64(bitPattern: next())
+        let header = next()
+        headerHash = next()
+        let count = next()
+        guard size >= 0, header > 0, header <= UInt64(size), count <= UInt64((bytes.count - fixed - 8) / 32),
+            UInt64(bytes.count) == UInt64(fixed + 8) + count * 32
+        else { return nil }
+        headerLength = Int(header)
+        ids = []
+        spans = []
+        ids.reserveCapacity(Int(count))
+        spans.reserveCapacity(Int(count))
+        var end = headerLength
+        for _ in 0..<Int(count) {
+            let id = TaskID(high: next(), low: next())
+            let start = next()
+            let length = next()
+            guard start >= UInt64(end), length > 0, length <= UInt64(size), start + length <= UInt64(size) else { return nil }
+            ids.append(id)
+            spans.append(Int(start)..<Int(start + length))
+            end = Int(start + length)
+        }
+    }
+
+    private static func append(_ word: UInt64, to out: inout [UInt8]) {
+        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+    }
+
+    private static func word(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        var word: UInt64 = 0
+        for k in 0..<8 { word |= UInt64(bytes[offset + k]) << UInt64(8 * k) }
+        return word
+    }
+
+    /// FNV-1a over the bytes (a checksum against torn writes and stale
+    /// files, not against someone who means harm: the index only says where
+    /// to look, and what is found there is decoded and checked).
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,48 @@
+/// A change reads the board through its index (``BoardIndex``): the
+/// header, the list of ids and where each task lies, and then only the
+/// tasks the change touches, so that its cost follows what it touches and
+/// not how many tasks the board holds.
+extension BoardStore {
+    /// A board read through its index: the tasks are unread until used.
+    struct IndexedBoard {
+        var board: Board
+        var status: FileStatus
+        /// The open file the unread tasks come from.
+        let file: LazyBoardFile
+    }
+
+    /// The board at `target` through its index; nil when there is no index
+    /// that still describes the file (then the board is read whole).
+    func readIndexed(_ target: String) -> IndexedBoard? {
+        guard let bytes = try? fileSystem.readFileNoFollow(BoardIndex.path(for: target)),
+            let index = BoardIndex(decoding: bytes),
+            let descriptor = (try? fileSystem.openForReading(target)) ?? nil
+        else { return nil }
+        let file = LazyBoardFile(path: target, descriptor: descriptor, fileSystem: fileSystem)
+        guard let status = try? fileSystem.descriptorStatus(descriptor),
+            let header = try? file.bytes(at: 0, count: index.headerLength), index.describes(status, header: header),
+            var board = BoardDecoder.decodeHeader(header)
+        else { return nil }
+        var tasks: [BoardTask] = []
+        tasks.reserveCapacity(index.ids.count)
+        for (id, span) in zip(index.ids, index.spans) {
+            tasks.append(BoardTask(id: id, unread: LazyTask(file: file, id: id, span: span)))
+        }
+        board.tasks = tasks
+        return IndexedBoard(board: board, status: status, file: file)
+    }
+
+    /// Writes the index of a board file just read whole, so that the next
+    /// change need not. Best effort: without it, pm reads the board whole.
+    func writeIndex(of board: Board, status: FileStatus, at target: String) {
+        guard let index = BoardIndex(board: board, status: status) else { return }
+        _ = try? AtomicFileWriter(fileSystem: fileSystem).write(
+            [index.encoded()[...]], to: BoardIndex.path(for: target), mode: status.mode & 0o666)
+    }
+
+    /// The index no longer to be trusted (a task there was not what it
+    /// said): removed, so that the next command reads the board whole.
+    func dropIndex(at target: String) {
+        try? fileSystem.remove(BoardIndex.path(for: target))
+    }
+}
