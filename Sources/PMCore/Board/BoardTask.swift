@@ -73,13 +73,13 @@ public struct BoardTask: Equatable, Sendable {
     /// (`Event.seen`), so the fold knows exactly which changes it replaces
     /// and which it was made without seeing, whatever their values.
     public var heads: [String: [Head]] {
-        get { box.fields.heads }
+        get { box.allFields.heads }
         set { change { $0.heads = newValue } }
     }
     /// The creations and restorations that keep the task on the board: a
     /// deletion that did not see one of them (or a head) leaves it there.
     public var live: [TaskID] {
-        get { box.fields.live }
+        get { box.allFields.live }
         set { change { $0.live = newValue } }
     }
     /// False for a task read from a board file written before heads were
@@ -114,13 +114,22 @@ public struct BoardTask: Equatable, Sendable {
     /// Whether `other` is this very task, unchanged, sharing its fields.
     func isSameStorage(as other: BoardTask) -> Bool { id == other.id && box === other.box }
 
+    /// A task of these fields (to read heads that depend on the others).
+    init(id: TaskID, fields: Fields) {
+        self.id = id
+        box = TaskBox(fields)
+    }
+
+    /// Leaves the heads and live changes as read, decoded when first used.
+    func decodeHeadsLater(_ heads: LazyHeads) { box.decodeHeadsLater(heads) }
+
     private mutating func change(_ body: (inout Fields) -> Void) {
-        if !isKnownUniquelyReferenced(&box) { box = TaskBox(box.fields) }
-        body(&box.fields)
+        if !isKnownUniquelyReferenced(&box) { box = TaskBox(box.allFields) }
+        body(&box.allFields)
     }
 
     public static func == (lhs: BoardTask, rhs: BoardTask) -> Bool {
-        lhs.id == rhs.id && (lhs.box === rhs.box || lhs.box.fields == rhs.box.fields)
+        lhs.id == rhs.id && (lhs.box === rhs.box || lhs.box.allFields == rhs.box.allFields)
     }
 
     /// Whether `other` shows the same: every field but the heads the fold keeps.

@@ -9,6 +9,7 @@ import PMICU
 final class TaskBox: @unchecked Sendable {
     private var stored: BoardTask.Fields
     private var unread: LazyTask?
+    private var unreadHeads: LazyHeads?
 
     init(_ fields: BoardTask.Fields) {
         stored = fields
@@ -21,14 +22,43 @@ final class TaskBox: @unchecked Sendable {
 
     var isDecoded: Bool { unread == nil }
 
+    /// The fields; the heads and live changes may still be unread.
     var fields: BoardTask.Fields {
         _read {
             if unread != nil { decode() }
             yield stored
         }
+    }
+
+    /// The fields, the heads and live changes decoded.
+    var allFields: BoardTask.Fields {
+        _read {
+            if unread != nil { decode() }
+            if unreadHeads != nil { decodeHeads() }
+            yield stored
+        }
         _modify {
             if unread != nil { decode() }
+            if unreadHeads != nil { decodeHeads() }
             yield &stored
+        }
+    }
+
+    /// Leaves the heads and live changes as text until first read.
+    func decodeHeadsLater(_ heads: LazyHeads) {
+        unreadHeads = heads
+    }
+
+    private func decodeHeads() {
+        guard let unreadHeads else { return }
+        self.unreadHeads = nil
+        let known = BoardTask(id: TaskID(high: 0, low: 0), fields: stored)
+        if let (heads, live) = unreadHeads.decode(shown: { LegacyMigration.contentValue($0, of: known) }) {
+            (stored.heads, stored.live) = (heads, live)
+        } else {
+            // Checked as JSON when read: only a value of the wrong shape is
+            // left, and the task is then one only the log can fold again.
+            (stored.heads, stored.live, stored.tracked) = ([:], [], false)
         }
     }
 
@@ -40,7 +70,26 @@ final class TaskBox: @unchecked Sendable {
     private func decode() {
         guard let unread else { return }
         self.unread = nil
-        if let task = unread.file.task(unread.id, at: unread.span) { stored = task.box.fields }
+        if let task = unread.file.task(unread.id, at: unread.span) { stored = task.box.allFields }
+    }
+}
+
+/// Where a task's heads and live changes are, in the board file's bytes as
+/// read (checked JSON; decoded when first used).
+struct LazyHeads {
+    let bytes: [UInt8]
+    let headsAt: Int
+    let liveAt: Int
+
+    func decode(shown: (String) -> JSONValue?) -> (heads: [String: [Head]], live: [TaskID])? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            reader.index = headsAt
+            guard let heads = try? BoardDecoder.readHeads(&reader, field: "heads", shown: shown) else { return nil }
+            reader.index = liveAt
+            guard let live = try? BoardDecoder.readIDs(&reader, field: "live") else { return nil }
+            return (heads, live)
+        }
     }
 }
 

@@ -6,7 +6,10 @@ public enum BoardDecoder {
     /// Decodes a whole board file.
     /// - Parameter path: named in errors.
     /// - Throws: ``PMError/boardCorrupt(path:line:column:reason:)``.
-    public static func decode(_ bytes: [UInt8], path: String) throws -> Board {
+    /// - Parameter lazyHeads: leaves each task's heads and live changes (what
+    ///   only a change needs) as their checked JSON text, decoded when first
+    ///   read: a command that only shows the board never pays for them.
+    public static func decode(_ bytes: [UInt8], path: String, lazyHeads: Bool = false) throws -> Board {
         guard !bytes.isEmpty else { throw PMError.boardCorrupt(path: path, line: nil, column: nil, reason: .empty) }
         if let offset = UTF8Validation.firstInvalidOffset(in: bytes) {
             let (line, column) = position(of: offset, in: bytes)
@@ -18,7 +21,8 @@ public enum BoardDecoder {
             var tasksStart = 0
             var board = try bytes.withUnsafeBufferPointer { buffer in
                 var reader = JSONReader(buffer)
-                let board = try readBoard(&reader, historyRange: &historyRange, spans: &spans, tasksStart: &tasksStart)
+                let board = try readBoard(
+                    &reader, historyRange: &historyRange, spans: &spans, tasksStart: &tasksStart, lazy: lazyHeads ? bytes : nil)
                 reader.skipWhitespace()
                 guard reader.atEnd else { throw reader.failure() }
                 return board
@@ -113,7 +117,8 @@ public enum BoardDecoder {
     // MARK: Board
 
     private static func readBoard(
-        _ reader: inout JSONReader, historyRange: inout Range<Int>?, spans: inout [Range<Int>], tasksStart: inout Int
+        _ reader: inout JSONReader, historyRange: inout Range<Int>?, spans: inout [Range<Int>], tasksStart: inout Int,
+        lazy: [UInt8]?
     ) throws -> Board {
         var schemaVersion: Int?
         var id: TaskID?
@@ -134,7 +139,7 @@ public enum BoardDecoder {
             case "tasks":
                 _ = try reader.peek()
                 tasksStart = reader.index
-                tasks = try readTasks(&reader, spans: &spans)
+                tasks = try readTasks(&reader, spans: &spans, lazy: lazy)
             case "history":
                 _ = try reader.peek()
                 let start = reader.index
@@ -208,7 +213,7 @@ public enum BoardDecoder {
         return position
     }
 
-    private static func readTasks(_ reader: inout JSONReader, spans: inout [Range<Int>]) throws -> [BoardTask] {
+    private static func readTasks(_ reader: inout JSONReader, spans: inout [Range<Int>], lazy: [UInt8]?) throws -> [BoardTask] {
         var tasks: [BoardTask] = []
         var seen = Set<TaskID>()
         try reader.beginArray()
@@ -216,7 +221,7 @@ public enum BoardDecoder {
         while try reader.nextElement(first: &first) {
             _ = try reader.peek()
             let start = reader.index
-            let task = try readTask(&reader)
+            let task = try readTask(&reader, lazy: lazy)
             guard seen.insert(task.id).inserted else {
                 throw JSONReader.Failure(offset: start, reason: .duplicateID(task.id))
             }
@@ -231,7 +236,9 @@ public enum BoardDecoder {
         "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored", "heads", "live",
     ])
 
-    static func readTask(_ reader: inout JSONReader) throws -> BoardTask {
+    /// - Parameter lazy: the bytes the reader reads, to keep the heads and
+    ///   live changes in as text (checked JSON) until first read.
+    static func readTask(_ reader: inout JSONReader, lazy: [UInt8]? = nil) throws -> BoardTask {
         var id: TaskID?
         var title: String?
         var body = ""
@@ -244,6 +251,7 @@ public enum BoardDecoder {
         var restored = false
         var headsStart: JSONReader?
         var live: [TaskID]?
+        var liveRange: Range<Int>?
         let start = reader.index
         try reader.readObject(known: taskKeys) { known, key, reader in
             switch known {
@@ -280,9 +288,28 @@ public enum BoardDecoder {
                 restored = flag
             case 9:
                 // Read once every field is known: a bare id holds the shown value.
+                _ = try reader.peek()
                 headsStart = reader
-                _ = try reader.readValue()
-            case 10: live = try readIDs(&reader, field: key)
+                if lazy == nil {
+                    _ = try reader.readValue()
+                } else {
+                    guard try reader.peek() == UInt8(ascii: "{") else {
+                        throw JSONReader.Failure(offset: reader.index, reason: .field(key))
+                    }
+                    try reader.skipValueFast()
+                }
+            case 10:
+                if lazy == nil {
+                    live = try readIDs(&reader, field: key)
+                } else {
+                    _ = try reader.peek()
+                    let valueStart = reader.index
+                    guard try reader.peek() == UInt8(ascii: "[") else {
+                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                    }
+                    try reader.skipValueFast()
+                    liveRange = valueStart..<reader.index
+                }
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -295,7 +322,9 @@ public enum BoardDecoder {
             updatedAt: updatedAt ?? createdAt, unknownFields: unknown)
         task.conflicts = conflicts
         task.restored = restored
-        if var headsReader = headsStart, let live {
+        if let lazy, let headsStart, let liveRange {
+            task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsStart.index, liveAt: liveRange.lowerBound))
+        } else if var headsReader = headsStart, let live {
             let known = task
             task.heads = try readHeads(&headsReader, field: "heads") { LegacyMigration.contentValue($0, of: known) }
             task.live = live

@@ -36,7 +36,7 @@ public struct BoardStore: Sendable {
     public func load() throws -> Board? {
         let target = try targetPath()
         let log = eventLog(of: target)
-        guard var board = try read(target)?.board else {
+        guard var board = try read(target, lazyHeads: true)?.board else {
             // Only the log (board.json lost, or not yet written): the log is the truth.
             guard try log.exists() else { return nil }
             var board = Board(id: try log.recordedBoard() ?? Self.unnamedBoard)
@@ -357,7 +357,8 @@ public struct BoardStore: Sendable {
 
     // MARK: Reading
 
-    func read(_ target: String) throws -> (board: Board, status: FileStatus)? {
+    /// - Parameter lazyHeads: for a board only shown (``BoardDecoder/decode(_:path:lazyHeads:)``).
+    func read(_ target: String, lazyHeads: Bool = false) throws -> (board: Board, status: FileStatus)? {
         let status: FileStatus?
         do {
             status = try fileSystem.status(target)
@@ -373,7 +374,7 @@ public struct BoardStore: Sendable {
             if error.code == 21 { throw PMError.notARegularFile(path: target) }  // EISDIR
             throw PMError.readFailed(path: target, error)
         }
-        return (try BoardDecoder.decode(bytes, path: target), status)
+        return (try BoardDecoder.decode(bytes, path: target, lazyHeads: lazyHeads), status)
     }
 
     /// The file a save replaces: the board path, or what a symlink there points to.

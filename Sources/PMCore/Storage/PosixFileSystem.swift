@@ -68,8 +68,23 @@ public struct PosixFileSystem: FileSystem {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw SystemCallError(call: "open", code: EISDIR) }
-        var result = [UInt8]()
-        result.reserveCapacity(Int(info.st_size) + 1)
+        // Read straight into the array, as large as the file says it is
+        // (one copy, not one per 64 KB chunk), then on to whatever it grew by.
+        var failed = false
+        var result = [UInt8](unsafeUninitializedCapacity: max(Int(info.st_size), 0) + 1) { buffer, count in
+            while count < buffer.count {
+                let read = Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if read < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    failed = true
+                    return
+                }
+                if read == 0 { return }
+                count += read
+            }
+        }
+        if failed { throw failure("read") }
+        guard result.count > Int(info.st_size) else { return result }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
