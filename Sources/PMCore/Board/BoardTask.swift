@@ -7,7 +7,16 @@
 public struct BoardTask: Equatable, Sendable {
     /// The task's UUID.
     public var id: TaskID
-    private(set) var box: TaskBox
+    /// Its fields; nil while it is unread, known only by its place in `file`.
+    private var stored: TaskBox?
+    private var file: LazyBoardFile?
+    private var position = 0
+
+    /// Its fields, read from the board file the first time they are needed.
+    var box: TaskBox {
+        if let stored { return stored }
+        return file?.box(at: position, id: id) ?? TaskBox.unreadable
+    }
 
     /// The fields besides the id.
     struct Fields: Equatable {
@@ -95,41 +104,48 @@ public struct BoardTask: Equatable, Sendable {
         createdAt: String, updatedAt: String, unknownFields: [String: JSONValue] = [:]
     ) {
         self.id = id
-        box = TaskBox(
+        stored = TaskBox(
             Fields(
                 title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt,
                 unknownFields: unknownFields))
     }
 
-    /// A task known so far only by its id and where its bytes are.
-    init(id: TaskID, unread: LazyTask) {
+    /// A task known so far only by its id and its place in the board file.
+    init(id: TaskID, file: LazyBoardFile, position: Int) {
         self.id = id
-        box = TaskBox(unread: unread)
+        self.file = file
+        self.position = position
     }
 
     /// Whether its fields were decoded (a task read through the index is
     /// not until one is read).
-    var isDecoded: Bool { box.isDecoded }
+    var isDecoded: Bool { stored != nil || file?.isDecoded(position) == true }
 
     /// Whether `other` is this very task, unchanged, sharing its fields.
-    func isSameStorage(as other: BoardTask) -> Bool { id == other.id && box === other.box }
+    func isSameStorage(as other: BoardTask) -> Bool {
+        guard id == other.id else { return false }
+        if let stored, let theirs = other.stored { return stored === theirs }
+        if let file, file === other.file { return position == other.position }
+        return box === other.box
+    }
 
     /// A task of these fields (to read heads that depend on the others).
     init(id: TaskID, fields: Fields) {
         self.id = id
-        box = TaskBox(fields)
+        stored = TaskBox(fields)
     }
 
     /// Leaves the heads and live changes as read, decoded when first used.
     func decodeHeadsLater(_ heads: LazyHeads) { box.decodeHeadsLater(heads) }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
-        if !isKnownUniquelyReferenced(&box) { box = TaskBox(box.allFields) }
-        body(&box.allFields)
+        if stored == nil { (stored, file) = (box, nil) }
+        if !isKnownUniquelyReferenced(&stored) { stored = TaskBox(box.allFields) }
+        body(&stored.unsafelyUnwrapped.allFields)
     }
 
     public static func == (lhs: BoardTask, rhs: BoardTask) -> Bool {
-        lhs.id == rhs.id && (lhs.box === rhs.box || lhs.box.allFields == rhs.box.allFields)
+        lhs.isSameStorage(as: rhs) || (lhs.id == rhs.id && lhs.box.allFields == rhs.box.allFields)
     }
 
     /// Whether `other` shows the same: every field but the heads the fold keeps.

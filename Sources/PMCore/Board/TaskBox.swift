@@ -1,44 +1,31 @@
 import PMICU
 
 /// A task's fields, shared by the copies of a task until one of them
-/// changes, and decoded from the board file only when first read when the
-/// task came from the board's index.
+/// changes. A board shown leaves the heads and live changes as text until
+/// read (``LazyHeads``).
 ///
 /// A box is decoded at most once, by the thread that holds the board: a
 /// board read lazily stays with the command that read it.
 final class TaskBox: @unchecked Sendable {
     private var stored: BoardTask.Fields
-    private var unread: LazyTask?
     private var unreadHeads: LazyHeads?
 
     init(_ fields: BoardTask.Fields) {
         stored = fields
     }
 
-    init(unread: LazyTask) {
-        stored = TaskBox.placeholder
-        self.unread = unread
-    }
-
-    var isDecoded: Bool { unread == nil }
-
     /// The fields; the heads and live changes may still be unread.
     var fields: BoardTask.Fields {
-        _read {
-            if unread != nil { decode() }
-            yield stored
-        }
+        _read { yield stored }
     }
 
     /// The fields, the heads and live changes decoded.
     var allFields: BoardTask.Fields {
         _read {
-            if unread != nil { decode() }
             if unreadHeads != nil { decodeHeads() }
             yield stored
         }
         _modify {
-            if unread != nil { decode() }
             if unreadHeads != nil { decodeHeads() }
             yield &stored
         }
@@ -62,15 +49,12 @@ final class TaskBox: @unchecked Sendable {
         }
     }
 
-    /// What an unread task holds until decoded, and what a task that cannot
-    /// be read keeps (the board is then refused: ``LazyBoardFile/damage``).
-    private static let placeholder = BoardTask.Fields(
-        title: "", body: "", state: .todo, due: nil, createdAt: "", updatedAt: "", unknownFields: [:], tracked: false)
-
-    private func decode() {
-        guard let unread else { return }
-        self.unread = nil
-        if let task = unread.file.task(unread.id, at: unread.span) { stored = task.box.allFields }
+    /// What a task that cannot be read holds (the board is then refused:
+    /// ``LazyBoardFile/damage``).
+    static var unreadable: TaskBox {
+        TaskBox(
+            BoardTask.Fields(
+                title: "", body: "", state: .todo, due: nil, createdAt: "", updatedAt: "", unknownFields: [:], tracked: false))
     }
 }
 
@@ -93,13 +77,6 @@ struct LazyHeads {
     }
 }
 
-/// Where an unread task's bytes are.
-struct LazyTask {
-    let file: LazyBoardFile
-    let id: TaskID
-    let span: Range<Int>
-}
-
 /// The board file a board was read from by way of its index, held open:
 /// a task's bytes are read from it when the task is first used. A task that
 /// does not read back as the index says (the file changed in place, which
@@ -108,6 +85,10 @@ final class LazyBoardFile: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
     private let fileSystem: FileSystem
+    /// Where each task lies, in the index's order.
+    var spans: [Range<Int>] = []
+    /// The tasks decoded so far, by place.
+    private var decoded: [Int: TaskBox] = [:]
     /// The first task that could not be read, as the error to report.
     private(set) var damage: PMError?
 
@@ -115,6 +96,17 @@ final class LazyBoardFile: @unchecked Sendable {
         self.path = path
         self.descriptor = descriptor
         self.fileSystem = fileSystem
+    }
+
+    func isDecoded(_ position: Int) -> Bool { !decoded.isEmpty && decoded[position] != nil }
+
+    /// The fields of the task at `position` (which must be `id`), decoded
+    /// the first time they are asked for.
+    func box(at position: Int, id: TaskID) -> TaskBox {
+        if let box = decoded[position] { return box }
+        let box = task(id, at: spans[position])?.box ?? TaskBox.unreadable
+        decoded[position] = box
+        return box
     }
 
     deinit { try? fileSystem.close(descriptor) }

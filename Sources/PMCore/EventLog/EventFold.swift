@@ -45,11 +45,23 @@ public struct FoldedTasks: Equatable, Sendable {
     /// `tasks` unchanged, when only a fold from the first event is right.
     public static func apply(_ events: [Event], to tasks: inout [BoardTask], last: EventOrder?) -> Bool {
         guard !events.isEmpty else { return true }
-        let named = Set(events.map(\.task))
-        var touched = FoldedTasks(tasks.filter { named.contains($0.id) }, last: last, fromSavedState: true)
+        // The few ids named, sorted: each task's id is compared as two
+        // integers, never hashed (a board has far more tasks than a change names).
+        let named = Array(Set(events.map(\.task))).sorted()
+        let isNamed = { (id: TaskID) -> Bool in
+            var low = 0
+            var high = named.count
+            while low < high {
+                let middle = (low + high) / 2
+                if named[middle] < id { low = middle + 1 } else { high = middle }
+            }
+            return low < named.count && named[low] == id
+        }
+        let positions = tasks.indices.filter { isNamed(tasks[$0].id) }
+        var touched = FoldedTasks(positions.map { tasks[$0] }, last: last, fromSavedState: true)
         touched.apply(events)
         guard !touched.needsFullFold else { return false }
-        tasks.removeAll { named.contains($0.id) }
+        for position in positions.reversed() { tasks.remove(at: position) }
         for task in touched.ordered {
             // Binary search for its place in creation order (a new task is usually last).
             var low = 0

@@ -90,16 +90,22 @@ struct BoardIndex: Equatable {
         spans = []
         ids.reserveCapacity(Int(count))
         spans.reserveCapacity(Int(count))
-        var end = headerLength
-        for _ in 0..<Int(count) {
-            let id = TaskID(high: next(), low: next())
-            let start = next()
-            let length = next()
-            guard start >= UInt64(end), length > 0, length <= UInt64(size), start + length <= UInt64(size) else { return nil }
-            ids.append(id)
-            spans.append(Int(start)..<Int(start + length))
-            end = Int(start + length)
+        let limit = UInt64(size)
+        let first = at
+        let whole = bytes.withUnsafeBytes { raw -> Bool in
+            var end = UInt64(headerLength)
+            for entry in 0..<Int(count) {
+                let base = first + entry * 32
+                let word = { (k: Int) in UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 8 * k, as: UInt64.self)) }
+                let (start, length) = (word(2), word(3))
+                guard start >= end, length > 0, length <= limit, start <= limit - length else { return false }
+                ids.append(TaskID(high: word(0), low: word(1)))
+                spans.append(Int(start)..<Int(start + length))
+                end = start + length
+            }
+            return true
         }
+        guard whole else { return nil }
     }
 
     private static func append(_ word: UInt64, to out: inout [UInt8]) {
@@ -107,19 +113,27 @@ struct BoardIndex: Equatable {
     }
 
     private static func word(_ bytes: [UInt8], at offset: Int) -> UInt64 {
-        var word: UInt64 = 0
-        for k in 0..<8 { word |= UInt64(bytes[offset + k]) << UInt64(8 * k) }
-        return word
+        bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
     }
 
-    /// FNV-1a over the bytes (a checksum against torn writes and stale
-    /// files, not against someone who means harm: the index only says where
-    /// to look, and what is found there is decoded and checked).
+    /// A checksum against torn writes and stale files, not against someone
+    /// who means harm: the index only says where to look, and what is found
+    /// there is decoded and checked. FNV-1a's step over eight bytes at a
+    /// time, then the bytes left.
     static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                hash = (hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* prime
+                hash ^= hash >> 29
+                offset += 8
+            }
+            while offset < raw.count {
+                hash = (hash ^ UInt64(raw[offset])) &* prime
+                offset += 1
+            }
         }
         return hash
     }

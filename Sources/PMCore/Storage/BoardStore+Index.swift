@@ -5,7 +5,10 @@
 extension BoardStore {
     /// A board read through its index: the tasks are unread until used.
     struct IndexedBoard {
-        var board: Board
+        /// The board without its tasks (held apart, so that a change
+        /// changes the only array of them in place).
+        var header: Board
+        var tasks: [BoardTask]
         var status: FileStatus
         /// The open file the unread tasks come from.
         let file: LazyBoardFile
@@ -21,15 +24,13 @@ extension BoardStore {
         let file = LazyBoardFile(path: target, descriptor: descriptor, fileSystem: fileSystem)
         guard let status = try? fileSystem.descriptorStatus(descriptor),
             let header = try? file.bytes(at: 0, count: index.headerLength), index.describes(status, header: header),
-            var board = BoardDecoder.decodeHeader(header)
+            let board = BoardDecoder.decodeHeader(header)
         else { return nil }
         var tasks: [BoardTask] = []
         tasks.reserveCapacity(index.ids.count)
-        for (id, span) in zip(index.ids, index.spans) {
-            tasks.append(BoardTask(id: id, unread: LazyTask(file: file, id: id, span: span)))
-        }
-        board.tasks = tasks
-        return IndexedBoard(board: board, status: status, file: file)
+        file.spans = index.spans
+        for (position, id) in index.ids.enumerated() { tasks.append(BoardTask(id: id, file: file, position: position)) }
+        return IndexedBoard(header: board, tasks: tasks, status: status, file: file)
     }
 
     /// Writes the index of a board file just read whole, so that the next

@@ -81,8 +81,13 @@ public struct BoardStore: Sendable {
         let (events, end) = try log.read(after: board.log)
         guard let newest = events.last else { return }
         guard board.log.order != nil || board.log.events == 0 else { return try refold(&board, log: log) }
+        // Moved out while folded: the array is changed in place, not copied.
         var tasks = board.tasks
-        guard FoldedTasks.apply(events, to: &tasks, last: board.log.order) else { return try refold(&board, log: log) }
+        board.tasks = []
+        guard FoldedTasks.apply(events, to: &tasks, last: board.log.order) else {
+            board.tasks = tasks
+            return try refold(&board, log: log)
+        }
         board.tasks = tasks
         board.log = LogPosition(events: board.log.events + events.count, length: end, newest: newest)
     }
@@ -120,10 +125,14 @@ public struct BoardStore: Sendable {
             let log = eventLog(of: target)
             // Through the index when it still describes the file: then only
             // the tasks the change touches are read.
-            let indexed = readIndexed(target)
-            let current = try indexed.map { ($0.board, $0.status) } ?? read(target)
+            var indexed = readIndexed(target)
+            let current = try indexed.map { ($0.header, $0.status) } ?? read(target)
             // A lost board file is made again as the board its log records.
             var board = try current?.board ?? Board(id: (log.exists() ? log.recordedBoard() : nil) ?? newBoardID)
+            if let tasks = indexed?.tasks {
+                indexed?.tasks = []
+                board.tasks = tasks
+            }
             if board.schemaVersion > Board.currentSchemaVersion {
                 throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
             }
@@ -135,7 +144,7 @@ public struct BoardStore: Sendable {
             } else {
                 try rollForward(&board, log: log)
             }
-            let before = board.tasks
+            var before = board.tasks
             let position = board.log
             let result = try change(&board)
             let events = sealed(Self.events(of: board, before: before, replica: replica))
@@ -181,7 +190,11 @@ public struct BoardStore: Sendable {
             }
             if note { noteRecorded(log, from: position.length, mode: mode) }
             // The board is the fold of its events, by the same rules as a merge.
+            // Folded in place: `before` is handed over, not copied, and the
+            // changed copy kept until exit rather than freed task by task.
             var tasks = before
+            UntilExit.keep(board.tasks)
+            (before, board.tasks) = ([], [])
             let folded = FoldedTasks.apply(events, to: &tasks, last: position.order)
             if folded {
                 board.tasks = tasks
@@ -220,7 +233,7 @@ public struct BoardStore: Sendable {
                 writeIndex(of: current.board, status: current.status, at: target)
             }
             if indexed?.file.damage != nil { dropIndex(at: target) }
-            UntilExit.keep((board, before))
+            UntilExit.keep(board)
             return result
         }
     }
