@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Runs a command N times (after a prepare command) and prints its peak RSS in KiB.
 
-The figure is the command's own, from wait4's rusage of that child alone:
-RUSAGE_CHILDREN would be the largest of every child so far, the prepare
-command's included (which set a ~13.7 MiB floor under every figure)."""
+The figure is the command's own, measured by GNU time (/usr/bin/time -f %M),
+a small C program that forks it: a child forked from this Python process
+would count Python's own pages, copied before the exec (a ~13.7 MiB floor
+under every figure, a C hello world's included)."""
 import os
 import subprocess
 import sys
+import tempfile
 
 prepare, runs, command = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 peak = 0
-for _ in range(runs):
-    subprocess.run(prepare.split(), check=True)
-    with open(os.devnull, "wb") as null:
-        child = subprocess.Popen(command, stdout=null, stderr=null)
-        _, _, usage = os.wait4(child.pid, 0)
-        child.returncode = 0  # reaped here: keep Popen from waiting again
-    peak = max(peak, usage.ru_maxrss)
+with tempfile.NamedTemporaryFile() as out:
+    for _ in range(runs):
+        subprocess.run(prepare.split(), check=True)
+        with open(os.devnull, "wb") as null:
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, *command], stdout=null, stderr=null)
+        with open(out.name) as figure:
+            peak = max(peak, int(figure.read().split()[-1]))
 print(peak)
