@@ -66,4 +66,25 @@ import Testing
         #expect(disk.id == id && disk.tasks.map(\.title) == ["kept"])
         #expect(try BoardStore(path: dir.file("none/board.json"), sleep: { _ in }).checkpoint() == nil)
     }
+
+    /// A board file without heads (an older pm's) would make every reader
+    /// fold the whole log again: the first change writes it with them.
+    @Test func aBoardFileWithoutHeadsIsWrittenWithThemByTheNextChange() throws {
+        let dir = TemporaryDirectory()
+        let store = store(dir)
+        let replica = ids.make()
+        try add("one", to: store, replica: replica)
+        try add("two", to: store, replica: replica)
+        try store.checkpoint()
+        let url = URL(fileURLWithPath: dir.file("board.json"))
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let tasks = try #require(json["tasks"] as? [[String: Any]])
+        json["tasks"] = tasks.map { task in task.filter { $0.key != "heads" && $0.key != "live" } }
+        try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]).write(to: url)
+        #expect(try onDisk(dir).tasks.allSatisfy { !$0.tracked })
+        #expect(try store.load()?.tasks.map(\.title) == ["one", "two"])
+        try add("three", to: store, replica: replica)
+        let disk = try onDisk(dir)
+        #expect(disk.tasks.map(\.title) == ["one", "two", "three"] && disk.tasks.allSatisfy(\.tracked))
+    }
 }

@@ -61,7 +61,7 @@ public struct FoldedTasks: Equatable, Sendable {
         var touched = FoldedTasks(positions.map { tasks[$0] }, last: last, fromSavedState: true)
         touched.apply(events)
         guard !touched.needsFullFold else { return false }
-        for position in positions.reversed() { tasks.remove(at: position) }
+        tasks.removeAll { isNamed($0.id) }
         for task in touched.ordered {
             // Binary search for its place in creation order (a new task is usually last).
             var low = 0

@@ -213,8 +213,11 @@ public struct BoardStore: Sendable {
             // log past where board.json stands. The file, a checkpoint, is
             // rewritten only once that tail passes the bound, or when the
             // file cannot stand behind (a conversion, a refold in merge order).
+            // A file without heads (an older pm's) makes every reader fold
+            // the whole log again: the first change writes it with them.
+            let headless = current?.board.tasks.contains { $0.isDecoded && !$0.tracked } ?? false
             let checkpoint =
-                rebuilt != nil || folded == false
+                rebuilt != nil || folded == false || headless
                 || Self.tailPassesBound(from: current?.board.log, to: board.log, schema: current?.board.schemaVersion)
             if checkpoint, lock.stillHeld() {
                 // A board read through its index is read whole again for
