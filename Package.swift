@@ -27,12 +27,16 @@ let package = Package(
             pkgConfig: "icu-uc icu-i18n",
             providers: [.apt(["libicu-dev", "pkg-config"])]
         ),
+        // Text basics in pure Swift, without ICU or Foundation (UTF-8
+        // validation, the strict .strings parser): the build tool that
+        // compiles the translation tables uses them too.
+        .target(name: "PMText", swiftSettings: optimizedEvenInDebug),
         // Foundation-free: a module that imports both Foundation and CICU
         // does not compile ("'UErrorCode' has different definitions").
-        .target(name: "PMICU", dependencies: ["CICU"], swiftSettings: optimizedEvenInDebug),
+        .target(name: "PMICU", dependencies: ["CICU", "PMText"], swiftSettings: optimizedEvenInDebug),
         .target(
             name: "PMLocalization",
-            dependencies: ["PMICU"],
+            dependencies: ["PMICU", "PMText"],
             plugins: [.plugin(name: "EmbedTablesPlugin")]
         ),
         // Signatures over bytes (Ed25519, SHA-256): swift-crypto's types stay in here.
@@ -56,7 +60,7 @@ let package = Package(
 
         // Build tooling: the translation tables are compiled into the binary,
         // so pm needs no resource folder at run time (L10N.md fact 2 and 4).
-        .executableTarget(name: "EmbedTables", path: "Sources/EmbedTables"),
+        .executableTarget(name: "EmbedTables", dependencies: ["PMText"], path: "Sources/EmbedTables"),
         .plugin(
             name: "EmbedTablesPlugin",
             capability: .buildTool(),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates a pm board in the event-log format (schema 2): board.json and
-board.events.jsonl beside it, consistent (board.json is the fold of the log).
+board.events.jsonl beside it, consistent (board.json is the fold of the log),
+and the history's marks (board.events.marks).
 
 usage: eventlog.py TASKS EVENTS_PER_TASK PEOPLE DIR
 
@@ -65,6 +66,12 @@ def main(count: int, per_task: int, people: int, directory: str) -> None:
     log = "".join(lines).encode("utf-8")
     with open(f"{directory}/board.events.jsonl", "wb") as f:
         f.write(log)
+    # The history's marks, as pm keeps them beside every log it wrote from
+    # the start: the log is in merge order, with no batch from elsewhere.
+    # (Without them, pm history reads the whole log until its own changes
+    # bound it: a board restored without this file, not a board in use.)
+    with open(f"{directory}/board.events.marks", "w", encoding="utf-8") as f:
+        f.write('{"from": 0, "recorded": false, "batches": []}\n')
     ordered = sorted(tasks.values(), key=lambda t: (t["createdAt"], t["id"]))
     board = {"id": "b0a4d000-0000-4000-8000-000000000002", "schemaVersion": 2, "tasks": ordered,
              "log": {"clock": [start_ms + span_ms * (total - 1) // total, 0], "events": total, "last": last_id, "length": len(log),

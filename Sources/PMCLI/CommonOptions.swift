@@ -144,7 +144,7 @@ enum DateWordTable {
             (words.fillers, words.monthMarks, words.yearMarks) = (set(.dateFillers), set(.dateMonthMarks), set(.dateYearMarks))
             words.daySuffixes = set(.dateDaySuffixes)
         }
-        words.months = months(locale: formatLocale)
+        words.moreMonths = { months(locale: formatLocale) }
         return words
     }
 

@@ -9,7 +9,7 @@ import PMICU
 public final class Localizer: Sendable {
     private struct Layer: Sendable {
         var language: String
-        var values: [String: String]
+        var values: TableValues
     }
 
     private let layers: [Layer]

@@ -22,16 +22,17 @@ public struct TableSource: Sendable {
         return decodeHex(hex)
     }
 
-    /// Tables for `language`, most specific first: the translator's, then the built-in one.
-    func tables(for language: String) -> [[String: String]] {
-        var result: [[String: String]] = []
+    /// Tables for `language`, most specific first: the translator's, then the
+    /// built-in one (parsed when pm was built: nothing to parse here).
+    func tables(for language: String) -> [TableValues] {
+        var result: [TableValues] = []
         if let overrideDirectory,
             let data = FileManager.default.contents(atPath: "\(overrideDirectory)/\(language).lproj/Localizable.strings")
         {
-            result.append(StringsTableParser.parse(bytes: [UInt8](data)).values)
+            result.append(TableValues(StringsTableParser.parse(bytes: [UInt8](data)).values))
         }
-        if let bytes = Self.shippedBytes(for: language) {
-            result.append(StringsTableParser.parse(bytes: bytes).values)
+        if let entries = EmbeddedTables.entries[language] {
+            result.append(TableValues(sorted: entries))
         }
         return result
     }
@@ -51,5 +52,36 @@ public struct TableSource: Sendable {
             }
             initialized = count
         }
+    }
+}
+
+/// One table's values by key: a translator's, parsed at run time, or a
+/// built-in one, parsed at build time and searched where it lies.
+struct TableValues: Sendable {
+    private let parsed: [String: String]?
+    /// key, value, key, value, …, sorted by key.
+    private let sorted: [String]
+
+    init(_ values: [String: String]) {
+        parsed = values
+        sorted = []
+    }
+
+    init(sorted: [String]) {
+        parsed = nil
+        self.sorted = sorted
+    }
+
+    subscript(key: String) -> String? {
+        if let parsed { return parsed[key] }
+        var low = 0
+        var high = sorted.count / 2
+        while low < high {
+            let middle = (low + high) / 2
+            let candidate = sorted[2 * middle]
+            if candidate == key { return sorted[2 * middle + 1] }
+            if candidate < key { low = middle + 1 } else { high = middle }
+        }
+        return nil
     }
 }

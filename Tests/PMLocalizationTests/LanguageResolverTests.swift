@@ -1,4 +1,4 @@
-import PMLocalization
+@testable import PMLocalization
 import Testing
 
 @Suite struct LanguageResolverTests {
@@ -93,6 +93,20 @@ import Testing
                 let theirs = try MessageFormat(parsing: try #require(reference, "\(key)"))
                 #expect(mine.signature == theirs.signature, "\(language) \(key)")
             }
+        }
+    }
+
+    /// The tables pm reads at run time were parsed when it was built: they
+    /// must say exactly what the strict parser reads in the shipped bytes
+    /// (what `pm l10n check` checks), every key found by the search.
+    @Test func theTablesParsedAtBuildTimeAreTheShippedBytesParsed() throws {
+        for language in TableSource.shippedLanguages {
+            let parsed = StringsTableParser.parse(bytes: try #require(TableSource.shippedBytes(for: language))).values
+            let built = try #require(EmbeddedTables.entries[language])
+            #expect(built.count == 2 * parsed.count, "\(language)")
+            let values = TableValues(sorted: built)
+            for (key, value) in parsed { #expect(values[key] == value, "\(language) \(key)") }
+            #expect(values["no.such.key"] == nil && values[""] == nil && values["~"] == nil)
         }
     }
 

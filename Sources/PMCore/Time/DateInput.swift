@@ -14,16 +14,18 @@ public enum DateInput {
     /// - Throws: ``PMError/invalidDate(_:)``, or ``PMError/dateOutOfRange(_:)``
     ///   for a day outside the years a board can hold.
     public static func parse(
-        _ text: String, today: CivilDate, words: [String: Int] = [:], localFormat: LocalDateFormat? = nil
+        _ text: String, today: CivilDate, words: [String: Int] = [:], localFormat: @autoclosure () -> LocalDateFormat? = nil
     ) throws -> CivilDate {
-        try parse(text, today: today, words: DateWords(offsets: words), localFormat: localFormat)
+        try parse(text, today: today, words: DateWords(offsets: words), localFormat: localFormat())
     }
 
     /// Parses as above, with the reader's words: day offsets (`demain`,
     /// `모레`), weekday names (`vendredi`, `금요일`: the next such day after
     /// today) and extra units for `+N` (`+3j`, `+2s`, `+3일`, `+1주`).
+    /// `localFormat` is made only when the text is none of the built-in
+    /// forms (an ISO date needs no ICU formatter).
     public static func parse(
-        _ text: String, today: CivilDate, words: DateWords, localFormat: LocalDateFormat? = nil
+        _ text: String, today: CivilDate, words: DateWords, localFormat: @autoclosure () -> LocalDateFormat? = nil
     ) throws -> CivilDate {
         let trimmed = text.trimmingASCIIWhitespace()
         let lowered = trimmed.lowercased()
@@ -32,7 +34,7 @@ public enum DateInput {
             guard let date = today.adding(days: offset) else { throw PMError.dateOutOfRange(text) }
             return date
         }
-        if let localFormat {
+        if let localFormat = localFormat() {
             if let date = localFormat.parse(trimmed, today: today) ?? localFormat.parseShown(trimmed, today: today) {
                 return date
             }
@@ -86,6 +88,9 @@ public struct DateWords: Sendable {
     public var weekUnits: [String]
     /// Folded month names and abbreviations (from ICU) → 1…12.
     public var months: [String: Int] = [:]
+    /// Where more month names come from, asked only when a written date is
+    /// read (ICU's pattern generator costs more than the rest of an add).
+    public var moreMonths: (@Sendable () -> [String: Int])?
     /// Words after a number that make it a month, a year, or a day (`월`, `년`; `st`, `er`, `일`).
     public var monthMarks: Set<String> = []
     public var yearMarks: Set<String> = []

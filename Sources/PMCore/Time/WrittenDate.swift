@@ -85,6 +85,8 @@ enum WrittenDate {
     /// an optional year (`2026`, `2026년`) and an optional weekday, in any
     /// order; without a year, the occurrence nearest to today.
     private static func calendarDate(_ tokens: [String], today: CivilDate, words: DateWords) -> CivilDate?? {
+        var months = words.months
+        if let more = words.moreMonths { months.merge(more()) { first, _ in first } }
         var month: Int?
         var day: Int?
         var year: Int?
@@ -111,7 +113,7 @@ enum WrittenDate {
                 } else {
                     return nil
                 }
-            } else if let named = words.months[token], month == nil {
+            } else if let named = months[token], month == nil {
                 month = named
             } else if words.weekdays[token] == nil {
                 return nil  // a word that is not part of a date

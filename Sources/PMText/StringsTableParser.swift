@@ -1,7 +1,3 @@
-#if canImport(PMICU)
-    import PMICU
-#endif
-
 /// One problem found in a `.strings` table, with the line it is on.
 public struct StringsTableProblem: Equatable, Sendable {
     /// What is wrong.
