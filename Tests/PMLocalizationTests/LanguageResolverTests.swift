@@ -1,5 +1,6 @@
-@testable import PMLocalization
 import Testing
+
+@testable import PMLocalization
 
 @Suite struct LanguageResolverTests {
     func chain(_ environment: [String: String]) -> [String] {
