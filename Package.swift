@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
+        .testTarget(name: "PMCLITests", dependencies: ["PMCLI"]),
         .testTarget(
             name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(

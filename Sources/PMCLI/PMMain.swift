@@ -18,7 +18,7 @@ public enum PMMain {
         // The version alone (scripts ask it often): no command tree to build.
         if arguments == ["--version"] { finish(printing: PM.version) }
         let command: ParsableCommand
-        if let parsed = parsedAlone(arguments) {
+        if let parsed = QuickParse.command(arguments) ?? parsedAlone(arguments) {
             // These run once and exit: what they read is never freed.
             UntilExit.enable()
             command = parsed

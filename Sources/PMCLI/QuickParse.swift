@@ -1,0 +1,161 @@
+import ArgumentParser
+
+/// The commands run most often, read without ArgumentParser: its parse
+/// builds every option's definition through the runtime's type metadata
+/// and reflection, a third of a whole `pm add` (BENCH.md). Only a command
+/// line made of the command's own positionals, `--option value` pairs and
+/// flags, each once, is read here; anything else (help, `--opt=value`, a
+/// value that starts with `-`, `--`, a mistake) returns nil and goes the
+/// whole way, so that every message and exit code stays ArgumentParser's.
+/// `QuickParseTests` checks that what is read here is what it reads.
+enum QuickParse {
+    /// A command line split by the command's option and flag names.
+    struct Words {
+        var positionals: [String] = []
+        var values: [String: [String]] = [:]
+        var flags: Set<String> = []
+
+        func value(_ name: String) -> String? { values[name]?.last }
+
+        var common: CommonOptions {
+            var common = CommonOptions()
+            common.board = value("--board")
+            return common
+        }
+
+        var json: JSONOption {
+            var option = JSONOption()
+            option.json = flags.contains("--json")
+            return option
+        }
+
+        /// `--color`, or nil for a value that is not one of its words.
+        var colors: ColorOption? {
+            var option = ColorOption()
+            guard let mode = value("--color").map(ColorMode.init(rawValue:)) ?? .auto else { return nil }
+            option.color = mode
+            return option
+        }
+    }
+
+    /// The command `arguments` name, read here, or nil to read it the whole way.
+    static func command(_ arguments: [String]) -> ParsableCommand? {
+        guard let name = arguments.first else { return nil }
+        let rest = arguments.dropFirst()
+        func words(_ positionals: Int, options: Set<String> = [], flags: Set<String> = [], repeatable: Set<String> = [])
+            -> Words?
+        {
+            guard
+                let words = split(
+                    rest, options: options.union(["--board"]), flags: flags.union(["--json"]), repeatable: repeatable),
+                words.positionals.count == positionals
+            else { return nil }
+            return words
+        }
+        switch name {
+        case "add":
+            guard let w = words(1, options: ["--body", "--due"]) else { return nil }
+            var command = Add()
+            (command.title, command.body, command.due) = (w.positionals[0], w.value("--body") ?? "", w.value("--due"))
+            (command.common, command.output) = (w.common, w.json)
+            return command
+        case "list", "ls":
+            guard let w = words(0, options: ["--state", "--sort", "--grep", "--color"], repeatable: ["--state"]),
+                let colors = w.colors, let sort = w.value("--sort").map(SortOrder.init(rawValue:)) ?? .due
+            else { return nil }
+            var command = List()
+            (command.state, command.sort, command.grep) = (w.values["--state"] ?? [], sort, w.value("--grep"))
+            (command.common, command.output, command.colors) = (w.common, w.json, colors)
+            return command
+        case "show":
+            guard let w = words(1, options: ["--color"]), let colors = w.colors else { return nil }
+            var command = Show()
+            command.id = w.positionals[0]
+            (command.common, command.output, command.colors) = (w.common, w.json, colors)
+            return command
+        case "edit":
+            guard let w = words(1, options: ["--title", "--body", "--due"], flags: ["--no-due"]) else { return nil }
+            var command = Edit()
+            (command.id, command.title, command.body) = (w.positionals[0], w.value("--title"), w.value("--body"))
+            (command.due, command.noDue) = (w.value("--due"), w.flags.contains("--no-due"))
+            (command.common, command.output) = (w.common, w.json)
+            return command
+        case "move":
+            guard let w = words(2) else { return nil }
+            var command = Move()
+            (command.id, command.state, command.common, command.output) = (w.positionals[0], w.positionals[1], w.common, w.json)
+            return command
+        case "start", "done", "delete", "rm":
+            guard let w = words(1) else { return nil }
+            return idCommand(name, id: w.positionals[0], common: w.common, output: w.json)
+        case "history":
+            guard let w = words(0, options: ["--limit", "--task", "--color"]), let colors = w.colors,
+                let limit = w.value("--limit").map({ Int($0) }) ?? 20
+            else { return nil }
+            var command = History()
+            (command.limit, command.task, command.common, command.output, command.colors) = (
+                limit, w.value("--task"), w.common, w.json, colors
+            )
+            return command
+        case "undo":
+            guard let w = words(0, flags: ["--skip"]) else { return nil }
+            var command = Undo()
+            (command.skip, command.common, command.output) = (w.flags.contains("--skip"), w.common, w.json)
+            return command
+        case "redo":
+            guard let w = words(0) else { return nil }
+            var command = Redo()
+            (command.common, command.output) = (w.common, w.json)
+            return command
+        default:
+            return nil
+        }
+    }
+
+    private static func idCommand(_ name: String, id: String, common: CommonOptions, output: JSONOption) -> ParsableCommand {
+        switch name {
+        case "start":
+            var command = Start()
+            (command.id, command.common, command.output) = (id, common, output)
+            return command
+        case "done":
+            var command = Done()
+            (command.id, command.common, command.output) = (id, common, output)
+            return command
+        default:
+            var command = Delete()
+            (command.id, command.common, command.output) = (id, common, output)
+            return command
+        }
+    }
+
+    /// The words split by `options` (each takes the next word as its value)
+    /// and `flags`; nil for anything this reading does not take.
+    static func split(_ words: ArraySlice<String>, options: Set<String>, flags: Set<String>, repeatable: Set<String>)
+        -> Words?
+    {
+        var result = Words()
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            if word.hasPrefix("-") {
+                if options.contains(word) {
+                    let next = index + 1
+                    guard next < words.endIndex, !words[next].hasPrefix("-"),
+                        result.values[word] == nil || repeatable.contains(word)
+                    else { return nil }
+                    result.values[word, default: []].append(words[next])
+                    index += 2
+                    continue
+                }
+                guard flags.contains(word), result.flags.insert(word).inserted else { return nil }
+            } else {
+                // `help` may be ArgumentParser's own word.
+                guard word != "help" else { return nil }
+                result.positionals.append(word)
+            }
+            index += 1
+        }
+        return result
+    }
+}
