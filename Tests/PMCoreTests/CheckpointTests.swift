@@ -88,3 +88,89 @@ import Testing
         #expect(disk.tasks.map(\.title) == ["one", "two", "three"] && disk.tasks.allSatisfy(\.tracked))
     }
 }
+
+/// A checkpoint under a failing file system: every call of `pm checkpoint`
+/// and of the change that crosses the bound fails in turn (full disk, I/O
+/// error, permission, read-only). The board read afterwards is always the
+/// whole log's, the next change commits, and no temporary file is left.
+@Suite struct CheckpointFaultTests {
+    let ids = CountingIDs()
+
+    func store(_ dir: TemporaryDirectory, _ fs: FileSystem = PosixFileSystem()) -> BoardStore {
+        BoardStore(
+            path: dir.file("board.json"), fileSystem: fs, lockTimeoutMilliseconds: 200,
+            sleep: { usleep(useconds_t($0 * 1000)) })
+    }
+
+    func add(_ title: String, to store: BoardStore) throws {
+        _ = try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
+            try board.add(title: title, id: ids.make(), eventID: ids.make(), by: "x", at: "2026-11-21T10:00:00.000Z")
+        }
+    }
+
+    /// A board whose file stands `behind` events behind its log.
+    func board(behind: Int) throws -> (TemporaryDirectory, [String]) {
+        let dir = TemporaryDirectory()
+        var titles = ["first"]
+        try add("first", to: store(dir))
+        for n in 0..<behind {
+            titles.append("task \(n)")
+            try add("task \(n)", to: store(dir))
+        }
+        return (dir, titles)
+    }
+
+    func titles(_ dir: TemporaryDirectory) throws -> [String] { try store(dir).load()?.tasks.map(\.title).sorted() ?? [] }
+
+    @Test(arguments: [ENOSPC, EIO, EACCES, EROFS])
+    func everyFailingCallOfACheckpointLeavesTheWholeLogReadable(code: Int32) throws {
+        let probe = FaultInjectingFileSystem(failingCall: nil, code: code)
+        let (probeDir, _) = try board(behind: 20)
+        #expect(try store(probeDir, probe).checkpoint() == 20)
+        let calls = probe.callCount
+        #expect(calls >= 5)
+        for n in 1...calls {
+            let (dir, expected) = try board(behind: 20)
+            let faulty = FaultInjectingFileSystem(failingCall: n, code: code)
+            do {
+                _ = try store(dir, faulty).checkpoint()
+            } catch let error as PMError {
+                switch error {
+                case .saveFailed, .createFailed, .readFailed, .locked: break
+                default: Issue.record("call \(n) (\(faulty.log.last ?? "")): unexpected \(error)")
+                }
+            }
+            #expect(try titles(dir) == expected.sorted(), "call \(n) \(faulty.log.last ?? "")")
+            try add("after", to: store(dir))
+            #expect(try titles(dir) == (expected + ["after"]).sorted(), "call \(n) \(faulty.log.last ?? "")")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+            #expect(leftovers.isEmpty, "call \(n): \(leftovers)")
+        }
+    }
+
+    @Test(arguments: [ENOSPC, EIO])
+    func everyFailingCallOfTheChangeThatCrossesTheBoundLeavesTheOldOrTheNewBoard(code: Int32) throws {
+        let behind = BoardStore.checkpointEvents
+        let probe = FaultInjectingFileSystem(failingCall: nil, code: code)
+        let (probeDir, _) = try board(behind: behind)
+        try add("crossing", to: store(probeDir, probe))
+        let written = try BoardDecoder.decode(
+            Array(try Data(contentsOf: URL(fileURLWithPath: probeDir.file("board.json")))), path: "b")
+        #expect(written.tasks.contains { $0.title == "crossing" }, "the change that crosses the bound writes the checkpoint")
+        let calls = probe.callCount
+        for n in 1...calls {
+            let (dir, expected) = try board(behind: behind)
+            let faulty = FaultInjectingFileSystem(failingCall: n, code: code)
+            var failed = false
+            do {
+                try add("crossing", to: store(dir, faulty))
+            } catch is PMError {
+                failed = true
+            }
+            let wanted = failed ? expected : expected + ["crossing"]
+            #expect(try titles(dir) == wanted.sorted(), "call \(n) \(faulty.log.last ?? "") (failed: \(failed))")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+            #expect(leftovers.isEmpty, "call \(n): \(leftovers)")
+        }
+    }
+}
