@@ -20,31 +20,39 @@ struct BoardView {
         var tasks: [BoardTask]
     }
 
-    func render(_ columns: [Column], shortIDs: [TaskID: String], total: Int, overdue: Int) -> [String] {
+    /// The board's lines, as UTF-8, each ended by a newline.
+    func render(_ columns: [Column], shortIDs: [TaskID: String], total: Int, overdue: Int) -> [UInt8] {
         let deadlines = DeadlineFormatter(locale: style.formatLocale, localizer: localizer)
         let columnWidth = (width - Self.gap.count * (columns.count - 1)) / max(columns.count, 1)
-        var lines: [String]
+        // Written as bytes, row by row: joining the columns' cells as
+        // Strings cost as much as making them.
+        var out: [UInt8] = []
         if columns.count > 1, columnWidth >= Self.minimumColumnWidth {
             let blocks = columns.map { block($0, width: columnWidth, shortIDs: shortIDs, deadlines: deadlines) }
             let height = blocks.map(\.count).max() ?? 0
-            let blanks = String(repeating: " ", count: columnWidth + Self.gap.count)
-            lines = (0..<height).map { row in
+            out.reserveCapacity(height * (width + 8))
+            let blank = UInt8(ascii: " ")
+            for row in 0..<height {
                 // Padding only up to the last column with something on this row: no trailing blanks.
-                guard let lastFilled = blocks.lastIndex(where: { row < $0.count && !$0[row].text.isEmpty }) else { return "" }
-                var line = ""
-                for index in 0...lastFilled {
-                    let cell = row < blocks[index].count ? blocks[index][row] : Cell(text: "", width: 0)
-                    line += cell.text
-                    if index < lastFilled { line += blanks.prefix(max(0, columnWidth - cell.width) + Self.gap.count) }
+                if let lastFilled = blocks.lastIndex(where: { row < $0.count && !$0[row].text.isEmpty }) {
+                    for index in 0...lastFilled {
+                        let cell = row < blocks[index].count ? blocks[index][row] : Cell(text: "", width: 0)
+                        out.append(contentsOf: cell.text.utf8)
+                        if index < lastFilled {
+                            out.append(contentsOf: repeatElement(blank, count: max(0, columnWidth - cell.width) + Self.gap.count))
+                        }
+                    }
                 }
-                return line
+                out.append(0x0A)
             }
         } else {
             let fullWidth = max(width, 10)
-            lines = []
             for (index, column) in columns.enumerated() {
-                if index > 0 { lines.append("") }
-                lines += block(column, width: fullWidth, shortIDs: shortIDs, deadlines: deadlines).map(\.text)
+                if index > 0 { out.append(0x0A) }
+                for cell in block(column, width: fullWidth, shortIDs: shortIDs, deadlines: deadlines) {
+                    out.append(contentsOf: cell.text.utf8)
+                    out.append(0x0A)
+                }
             }
         }
         let summary = localizer.plural(.listSummary, count: total)
@@ -54,9 +62,10 @@ struct BoardView {
             let room = width - TerminalCells.width(of: summary) - 3
             if room >= TerminalCells.width(of: late) { footer += " · " + style.red(late) }
         }
-        lines.append("")
-        lines.append(footer)
-        return lines
+        out.append(0x0A)
+        out.append(contentsOf: footer.utf8)
+        out.append(0x0A)
+        return out
     }
 
     /// A line of a column with its width in cells (colour codes take none).
@@ -77,11 +86,17 @@ struct BoardView {
             let empty = TerminalCells.truncate(localizer.string(.listEmptyColumn), toWidth: width)
             cells.append(Cell(text: style.dim(empty), width: TerminalCells.width(of: empty)))
         }
+        // Ids are hex digits and indents spaces: their lengths in bytes are
+        // their widths in cells (String.count walks graphemes, per row).
+        var indents: [Int: String] = [:]
         for task in column.tasks {
-            let id = shortIDs[task.id] ?? String(task.id.hexDigits.prefix(4))
-            let title = TerminalCells.fit(TextSafety.escaped(task.title), toWidth: max(1, width - id.count - 1))
-            cells.append(Cell(text: style.dim(id) + " " + title.text, width: id.count + 1 + title.width))
-            let indent = String(repeating: " ", count: min(id.count + 1, max(0, width - 4)))
+            let id = shortIDs[task.id] ?? task.id.hexPrefix(4)
+            let idCells = id.utf8.count
+            let title = TerminalCells.fit(TextSafety.escaped(task.title), toWidth: max(1, width - idCells - 1))
+            cells.append(Cell(text: style.dim(id) + " " + title.text, width: idCells + 1 + title.width))
+            let indentCells = min(idCells + 1, max(0, width - 4))
+            let indent = indents[indentCells] ?? String(repeating: " ", count: indentCells)
+            indents[indentCells] = indent
             // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
             var marks: [String] = []
             if !task.conflicts.isEmpty {
@@ -90,22 +105,22 @@ struct BoardView {
             }
             if task.restored { marks.append(localizer.string(.listRestored)) }
             for mark in marks {
-                let text = TerminalCells.truncate(mark, toWidth: max(1, width - indent.count))
-                cells.append(Cell(text: indent + style.red(text), width: indent.count + TerminalCells.width(of: text)))
+                let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
+                cells.append(Cell(text: indent + style.red(text), width: indentCells + TerminalCells.width(of: text)))
             }
             if let due = task.due {
                 let overdue = task.isOverdue(today: today)
                 // At 80 columns a column has 25 cells: a compact date, and if
                 // need be a shallower indent, keep the deadline whole.
                 var lead = indent
-                var label = deadlines.label(due, overdue: overdue, fitting: width - lead.count, today: today)
-                if TerminalCells.width(of: label) > width - lead.count {
+                var label = deadlines.label(due, overdue: overdue, fitting: width - indentCells, today: today)
+                if TerminalCells.width(of: label) > width - indentCells {
                     lead = String(indent.prefix(2))
-                    label = deadlines.label(due, overdue: overdue, fitting: width - lead.count, today: today)
+                    label = deadlines.label(due, overdue: overdue, fitting: width - lead.utf8.count, today: today)
                 }
-                let text = TerminalCells.fit(label, toWidth: max(1, width - lead.count))
+                let text = TerminalCells.fit(label, toWidth: max(1, width - lead.utf8.count))
                 cells.append(
-                    Cell(text: lead + (overdue ? style.red(text.text) : text.text), width: lead.count + text.width))
+                    Cell(text: lead + (overdue ? style.red(text.text) : text.text), width: lead.utf8.count + text.width))
             }
         }
         return cells

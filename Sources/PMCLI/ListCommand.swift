@@ -49,10 +49,10 @@ struct List: PMCommand {
             localizer: context.localizer, style: context.style(color: colors.useColor(context)), width: context.width,
             today: today)
         let listed = columns.flatMap(\.tasks)
-        let lines = view.render(
-            columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
-            overdue: listed.filter { $0.isOverdue(today: today) }.count)
-        for line in lines { context.output.line(line) }
+        context.output.bytes(
+            view.render(
+                columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
+                overdue: listed.filter { $0.isOverdue(today: today) }.count))
         // The undo hint is for the person at the terminal, not for scripts or files.
         if context.stdoutIsTerminal {
             context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))

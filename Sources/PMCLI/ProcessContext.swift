@@ -186,6 +186,11 @@ final class Output {
         buffer.append(0x0A)
     }
 
+    /// Writes lines already made as UTF-8, each ended by a newline.
+    func bytes(_ lines: [UInt8]) {
+        if buffer.isEmpty { buffer = lines } else { buffer.append(contentsOf: lines) }
+    }
+
     /// Writes an error line, after what standard output holds so far.
     func errorLine(_ text: String) {
         try? flush()

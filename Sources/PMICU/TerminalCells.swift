@@ -75,9 +75,19 @@ public enum TerminalCells {
 
     /// ``truncate(_:toWidth:ellipsis:)`` and the width of what it returns, in one go.
     public static func fit(_ text: String, toWidth limit: Int) -> (text: String, width: Int) {
-        if limit > 0, let ascii = asciiWidth(text), ascii <= limit { return (text, ascii) }
+        guard limit > 0 else { return ("", 0) }
+        if let ascii = asciiWidth(text) {
+            if ascii <= limit { return (text, ascii) }
+        } else if let fitted = fitByScalars(text, toWidth: limit, ellipsis: "…") {
+            return fitted
+        }
         let cut = truncate(text, toWidth: limit)
         return (cut, width(of: cut))
+    }
+
+    /// The width of `ellipsis`, without asking ICU for the usual one.
+    private static func width(ofEllipsis ellipsis: String) -> Int {
+        ellipsis == "…" ? 1 : width(of: ellipsis)
     }
 
     /// `text` cut to at most `limit` cells on a grapheme boundary, ending in
@@ -108,12 +118,20 @@ public enum TerminalCells {
     /// joiners, selectors, conjoining jamo or regional indicators): cutting
     /// between code points is then cutting between characters. Nil otherwise.
     static func truncateByScalars(_ text: String, toWidth limit: Int, ellipsis: String) -> String? {
-        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
+        fitByScalars(text, toWidth: limit, ellipsis: ellipsis)?.text
+    }
+
+    /// ``truncateByScalars(_:toWidth:ellipsis:)`` and the width of what it
+    /// returns, measured in the same pass.
+    static func fitByScalars(_ text: String, toWidth limit: Int, ellipsis: String) -> (text: String, width: Int)? {
+        let ellipsisWidth = width(ofEllipsis: ellipsis)
+        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> (text: String, width: Int)?? in
             // Decoded by hand from the bytes (valid UTF-8: a String's own).
             var total = 0
             var index = 0
             var cut = -1
-            let room = limit - width(of: ellipsis)
+            var widthAtCut = 0
+            let room = limit - ellipsisWidth
             while index < bytes.count {
                 let lead = bytes[index]
                 var value: UInt32
@@ -134,14 +152,15 @@ public enum TerminalCells {
                 guard let scalar = Unicode.Scalar(value) else { return .some(nil) }
                 let w = width(of: scalar)
                 if w == 0 || mayJoin(scalar) { return .some(nil) }
-                if cut < 0, total + w > room { cut = index }
+                if cut < 0, total + w > room { (cut, widthAtCut) = (index, total) }
                 total += w
                 index += size
             }
-            if total <= limit { return .some(text) }
-            guard room >= 0 else { return .some("") }
-            let end = cut < 0 ? bytes.count : cut
-            return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + ellipsis)
+            if total <= limit { return .some((text, total)) }
+            guard room >= 0 else { return .some(("", 0)) }
+            if cut < 0 { (cut, widthAtCut) = (bytes.count, total) }
+            let kept = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<cut]), as: UTF8.self)
+            return .some((kept + ellipsis, widthAtCut + ellipsisWidth))
         }
         if let answered = fast { return answered ?? nil }
         var total = 0
@@ -150,9 +169,9 @@ public enum TerminalCells {
             if w == 0 || mayJoin(scalar) { return nil }
             total += w
         }
-        if total <= limit { return text }
-        let room = limit - width(of: ellipsis)
-        guard room >= 0 else { return "" }
+        if total <= limit { return (text, total) }
+        let room = limit - ellipsisWidth
+        guard room >= 0 else { return ("", 0) }
         // One slice, not a string grown a code point at a time.
         let scalars = text.unicodeScalars
         var end = scalars.startIndex
@@ -163,7 +182,7 @@ public enum TerminalCells {
             used += w
             scalars.formIndex(after: &end)
         }
-        return String(scalars[..<end]) + ellipsis
+        return (String(scalars[..<end]) + ellipsis, used + ellipsisWidth)
     }
 
     /// Code points that can join a neighbour into one grapheme cluster.

@@ -258,4 +258,31 @@ import Testing
     func brokenHistoriesAreRefused(_ history: NamedText) {
         #expect(throws: PMError.self) { try BoardDecoder.decode(Array(board(history: history.text).utf8), path: "b") }
     }
+
+    /// The skipper keeps the open objects' keys in fixed scratch space and
+    /// spills past it: a key named twice is found on either side of the
+    /// spill, and keys of a closed inner object never count against the outer.
+    @Test func keysBeyondTheSkippersScratchSpaceAreStillChecked() throws {
+        func object(_ names: [String]) -> String { "{" + names.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}" }
+        let many = (0..<600).map { "k\($0)" }
+        #expect(try BoardDecoder.decode(Array(board(history: "[\(object(many))]").utf8), path: "b").tasks.isEmpty)
+        for (first, second) in [(3, 3), (3, 500), (300, 500), (599, 599)] {
+            var names = many
+            names.insert("k\(first)", at: second + 1)
+            let text = board(history: "[\(object(names))]")
+            #expect(throws: PMError.self, "k\(first) again after \(second)") {
+                try BoardDecoder.decode(Array(text.utf8), path: "b")
+            }
+        }
+        // An inner object past the spill, then the outer object goes on with the inner's names.
+        let inner = "{\"a\": {\"in\": \(object(many))}, " + many.map { "\"\($0)\": 2" }.joined(separator: ", ") + "}"
+        #expect(try BoardDecoder.decode(Array(board(history: "[\(inner), \(inner)]").utf8), path: "b").tasks.isEmpty)
+        let twice = "{\"a\": \(object(many)), " + many.map { "\"\($0)\": 2" }.joined(separator: ", ") + ", \"k450\": 3}"
+        #expect(throws: PMError.self) { try BoardDecoder.decode(Array(board(history: "[\(twice)]").utf8), path: "b") }
+        // Nesting up to the limit is skipped; one deeper is refused, without a crash.
+        let deepest = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+        #expect(try BoardDecoder.decode(Array(board(history: "[\(deepest)]").utf8), path: "b").tasks.isEmpty)
+        let tooDeep = String(repeating: "{\"a\": ", count: 512) + "1" + String(repeating: "}", count: 512)
+        #expect(throws: PMError.self) { try BoardDecoder.decode(Array(board(history: "[\(tooDeep)]").utf8), path: "b") }
+    }
 }

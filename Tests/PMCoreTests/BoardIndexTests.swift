@@ -199,4 +199,42 @@ import Testing
         #expect(try store.load()?.tasks.map(\.title) == eager.tasks.map(\.title), "shown as it is")
         #expect(throws: PMError.self) { try move(made[1], to: .done, in: store, replica: replica) }
     }
+
+    /// A board only shown leaves each body as checked text until read: the
+    /// same body once it is (escapes and all), a change keeps it, and a body
+    /// that is not a string is still refused when the board is read.
+    @Test func bodiesReadLaterAreTheSameBodies() throws {
+        let dir = TemporaryDirectory()
+        let replica = ids.make()
+        let (store, made) = try indexedBoard(dir, count: 4, replica: replica)
+        let bodies = ["line one\nline \"two\"\ttab", "", "é 한국어 \u{1F600} \\ back", String(repeating: "long ", count: 190)]
+        _ = try store.update(newBoardID: ids.make(), replica: replica) { board in
+            for (id, body) in zip(made, bodies) {
+                try board.edit(id, Board.Edit(body: body), eventID: ids.make(), by: "x", at: time)
+            }
+        }
+        try store.checkpoint()
+        let path = dir.file("board.json")
+        let file = try bytes(path)
+        let eager = try BoardDecoder.decode(file, path: path)
+        let lazy = try BoardDecoder.decode(file, path: path, lazyHeads: true)
+        #expect(lazy == eager)
+        #expect(lazy.tasks.map(\.body).sorted() == bodies.sorted())
+        // A change to another field of a task whose body was never read keeps it.
+        var unread = try BoardDecoder.decode(file, path: path, lazyHeads: true)
+        let index = try #require(unread.tasks.firstIndex { $0.id == made[0] })
+        unread.tasks[index].title = "renamed"
+        #expect(unread.tasks[index].body == bodies[0])
+        // Written again unread, the board is the same bytes.
+        #expect(BoardEncoder.encode(try BoardDecoder.decode(file, path: path, lazyHeads: true)) == BoardEncoder.encode(eager))
+        // A body of the wrong type, or a broken string, is refused on reading, not on showing.
+        let text = String(decoding: file, as: UTF8.self)
+        for (old, new) in [("\"body\": \"\"", "\"body\": 5"), ("\"body\": \"line one", "\"body\": \"\\q")] {
+            let broken = text.replacingOccurrences(of: old, with: new)
+            #expect(broken != text, "\(old)")
+            #expect(throws: PMError.self, "\(new)") {
+                try BoardDecoder.decode(Array(broken.utf8), path: path, lazyHeads: true)
+            }
+        }
+    }
 }

@@ -92,7 +92,15 @@ import Testing
             #expect(a.hasHexPrefix(Array(b.hexDigitBytes.prefix(common))))
             #expect(a == b || !a.hasHexPrefix(Array(b.hexDigitBytes.prefix(common + 1))))
             if a == b { #expect(a.hashValue == b.hashValue) }
+            // The masked form agrees with the digits, at every length.
+            let length = Int.random(in: 0...32)
+            let digits = Array(b.hexDigitBytes.prefix(length))
+            #expect(TaskID.HexPrefix(digits)?.matches(a) == a.hasHexPrefix(digits), "\(a) \(length)")
+            #expect(TaskID.HexPrefix(digits)?.matches(b) == true)
+            #expect(b.hexPrefix(length) == String(decoding: digits, as: UTF8.self))
         }
+        #expect(TaskID.HexPrefix(Array("00g0".utf8)) == nil && TaskID.HexPrefix(Array("00A0".utf8)) == nil)
+        #expect(TaskID.HexPrefix(Array(repeating: UInt8(ascii: "0"), count: 33)) == nil)
     }
 
     @Test func onlyUUIDsAreIDs() {

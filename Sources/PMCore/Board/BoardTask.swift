@@ -35,46 +35,46 @@ public struct BoardTask: Equatable, Sendable {
     }
 
     public var title: String {
-        get { box.fields.title }
+        get { box.shown.title }
         set { change { $0.title = newValue } }
     }
     public var body: String {
-        get { box.fields.body }
+        get { box.body }
         set { change { $0.body = newValue } }
     }
     public var state: TaskState {
-        get { box.fields.state }
+        get { box.shown.state }
         set { change { $0.state = newValue } }
     }
     /// The deadline, a calendar date; nil for none.
     public var due: CivilDate? {
-        get { box.fields.due }
+        get { box.shown.due }
         set { change { $0.due = newValue } }
     }
     /// ISO 8601 UTC, as stored.
     public var createdAt: String {
-        get { box.fields.createdAt }
+        get { box.shown.createdAt }
         set { change { $0.createdAt = newValue } }
     }
     /// ISO 8601 UTC, as stored; changes with every edit or move.
     public var updatedAt: String {
-        get { box.fields.updatedAt }
+        get { box.shown.updatedAt }
         set { change { $0.updatedAt = newValue } }
     }
     /// Fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue] {
-        get { box.fields.unknownFields }
+        get { box.shown.unknownFields }
         set { change { $0.unknownFields = newValue } }
     }
     /// Field → the values concurrent changes wrote that are not shown, until
     /// someone picks one (DESIGN.md §9). Empty when there is no conflict.
     public var conflicts: [String: [JSONValue]] {
-        get { box.fields.conflicts }
+        get { box.shown.conflicts }
         set { change { $0.conflicts = newValue } }
     }
     /// Deleted by someone who had not seen a change to it, and so kept (§9).
     public var restored: Bool {
-        get { box.fields.restored }
+        get { box.shown.restored }
         set { change { $0.restored = newValue } }
     }
     /// Field → the changes whose values it holds now: the one shown and one
@@ -94,7 +94,7 @@ public struct BoardTask: Equatable, Sendable {
     /// False for a task read from a board file written before heads were
     /// kept: only a fold from the log knows them.
     public var tracked: Bool {
-        get { box.fields.tracked }
+        get { box.shown.tracked }
         set { change { $0.tracked = newValue } }
     }
 
@@ -117,6 +117,14 @@ public struct BoardTask: Equatable, Sendable {
         self.position = position
     }
 
+    /// Decoded, and from a board file written before heads were kept. A
+    /// task read through the index is tracked or refused when decoded
+    /// (``LazyBoardFile/task(_:at:)``): only one decoded whole can be this.
+    var isDecodedUntracked: Bool {
+        guard let stored else { return false }
+        return !stored.shown.tracked
+    }
+
     /// Whether its fields were decoded (a task read through the index is
     /// not until one is read).
     var isDecoded: Bool { stored != nil || file?.isDecoded(position) == true }
@@ -137,6 +145,9 @@ public struct BoardTask: Equatable, Sendable {
 
     /// Leaves the heads and live changes as read, decoded when first used.
     func decodeHeadsLater(_ heads: LazyHeads) { box.decodeHeadsLater(heads) }
+
+    /// Leaves the body as read, decoded when first used.
+    func decodeBodyLater(_ body: LazyText) { box.decodeBodyLater(body) }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
         if stored == nil { (stored, file) = (box, nil) }
@@ -170,11 +181,11 @@ public struct BoardTask: Equatable, Sendable {
         // Indices sorted on keys computed once: moving whole tasks and
         // re-reading their fields at every comparison cost more than the rest.
         let days = tasks.map { $0.due?.daysSince1970 ?? Int.max }
+        let created = tasks.map(\.createdAt)
         var indices = Array(tasks.indices)
         indices.sort { a, b in
             if days[a] != days[b] { return days[a] < days[b] }
-            let (x, y) = (tasks[a], tasks[b])
-            return x.createdAt != y.createdAt ? x.createdAt < y.createdAt : x.id < y.id
+            return created[a] != created[b] ? created[a] < created[b] : tasks[a].id < tasks[b].id
         }
         return indices.map { tasks[$0] }
     }

@@ -9,26 +9,49 @@ import PMICU
 final class TaskBox: @unchecked Sendable {
     private var stored: BoardTask.Fields
     private var unreadHeads: LazyHeads?
+    /// Where the body's JSON string is, while it is unread (`stored.body` is then empty).
+    private var unreadBody: LazyText?
 
     init(_ fields: BoardTask.Fields) {
         stored = fields
     }
 
-    /// The fields; the heads and live changes may still be unread.
-    var fields: BoardTask.Fields {
+    /// The fields but the body, which may still be unread (empty here), and
+    /// the heads and live changes, which may be too: for every field but those.
+    var shown: BoardTask.Fields {
         _read { yield stored }
     }
 
-    /// The fields, the heads and live changes decoded.
+    /// The body, decoded the first time it is read.
+    var body: String {
+        if unreadBody != nil { decodeBody() }
+        return stored.body
+    }
+
+    /// The fields, the body, heads and live changes decoded.
     var allFields: BoardTask.Fields {
         _read {
+            if unreadBody != nil { decodeBody() }
             if unreadHeads != nil { decodeHeads() }
             yield stored
         }
         _modify {
+            if unreadBody != nil { decodeBody() }
             if unreadHeads != nil { decodeHeads() }
             yield &stored
         }
+    }
+
+    /// Leaves the body as read (a checked JSON string) until first read: a
+    /// list or a board on the screen never shows it.
+    func decodeBodyLater(_ body: LazyText) {
+        unreadBody = body
+    }
+
+    private func decodeBody() {
+        guard let unreadBody else { return }
+        self.unreadBody = nil
+        stored.body = unreadBody.decode()
     }
 
     /// Leaves the heads and live changes as text until first read.
@@ -38,6 +61,8 @@ final class TaskBox: @unchecked Sendable {
 
     private func decodeHeads() {
         guard let unreadHeads else { return }
+        // The heads of a board from before heads were kept are its shown values, the body among them.
+        if unreadBody != nil { decodeBody() }
         self.unreadHeads = nil
         let known = BoardTask(id: TaskID(high: 0, low: 0), fields: stored)
         if let (heads, live) = unreadHeads.decode(shown: { LegacyMigration.contentValue($0, of: known) }) {
@@ -55,6 +80,21 @@ final class TaskBox: @unchecked Sendable {
         TaskBox(
             BoardTask.Fields(
                 title: "", body: "", state: .todo, due: nil, createdAt: "", updatedAt: "", unknownFields: [:], tracked: false))
+    }
+}
+
+/// Where a JSON string is, in the board file's bytes as read (checked when
+/// read: it decodes).
+struct LazyText {
+    let bytes: [UInt8]
+    let at: Int
+
+    func decode() -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            reader.index = at
+            return (try? reader.readString()) ?? ""
+        }
     }
 }
 

@@ -11,12 +11,17 @@ public enum TaskLookup {
         guard wanted.count >= minimumPrefix, wanted.count <= 32,
             wanted.allSatisfy({ $0.isASCII && $0.isHexDigit })
         else { throw PMError.invalidID(text) }
-        let prefix = Array(wanted.utf8)
-        let matches = board.tasks.filter { $0.id.hasHexPrefix(prefix) }
+        guard let prefix = TaskID.HexPrefix(Array(wanted.utf8)) else { throw PMError.invalidID(text) }
+        // Ids compared where they lie: no task is copied until one matches.
+        let matches = board.tasks.withUnsafeBufferPointer { tasks in
+            tasks.indices.filter { prefix.matches(tasks[$0].id) }
+        }
         switch matches.count {
         case 0: throw PMError.taskNotFound(text)
-        case 1: return matches[0]
-        default: throw PMError.ambiguousID(text, candidates: matches.map(\.id), titles: matches.map(\.title))
+        case 1: return board.tasks[matches[0]]
+        default:
+            let found = matches.map { board.tasks[$0] }
+            throw PMError.ambiguousID(text, candidates: found.map(\.id), titles: found.map(\.title))
         }
     }
 
@@ -30,7 +35,7 @@ public enum TaskLookup {
             for neighbour in [position - 1, position + 1] where neighbour >= 0 && neighbour < ids.count {
                 length = max(length, min(id.commonHexDigits(with: ids[neighbour]) + 1, 32))
             }
-            result[id] = String(decoding: id.hexDigitBytes.prefix(length), as: UTF8.self)
+            result[id] = id.hexPrefix(length)
         }
         return result
     }
@@ -38,10 +43,12 @@ public enum TaskLookup {
     /// The short id of one task: the shortest prefix (4+) no other task shares.
     public static func shortID(of id: TaskID, among tasks: [BoardTask]) -> String {
         var length = minimumPrefix
-        for task in tasks where task.id != id {
-            let common = id.commonHexDigits(with: task.id)
-            if common >= length { length = min(common + 1, 32) }
+        tasks.withUnsafeBufferPointer { tasks in
+            for index in tasks.indices where tasks[index].id != id {
+                let common = id.commonHexDigits(with: tasks[index].id)
+                if common >= length { length = min(common + 1, 32) }
+            }
         }
-        return String(decoding: id.hexDigitBytes.prefix(length), as: UTF8.self)
+        return id.hexPrefix(length)
     }
 }

@@ -76,13 +76,43 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    fileprivate static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Hex digit `index` (0…31) as a number.
     @inline(__always)
     private func nibble(_ index: Int) -> Int {
         let word = index < 16 ? high : low
         return Int(truncatingIfNeeded: word >> UInt64(60 - 4 * (index & 15))) & 0xF
+    }
+
+    /// Ids whose hex digits start with a given prefix, matched as two masked
+    /// integers: a lookup compares every id of the board.
+    public struct HexPrefix: Sendable {
+        private var high: UInt64 = 0
+        private var low: UInt64 = 0
+        private var highMask: UInt64 = 0
+        private var lowMask: UInt64 = 0
+
+        /// Nil unless `digits` are 0 to 32 lowercase ASCII hex digits.
+        public init?(_ digits: [UInt8]) {
+            guard digits.count <= 32 else { return nil }
+            for (index, digit) in digits.enumerated() {
+                guard let value = TaskID.hex.firstIndex(of: digit) else { return nil }
+                let shift = UInt64(60 - 4 * (index & 15))
+                if index < 16 {
+                    high |= UInt64(value) << shift
+                    highMask |= 0xF << shift
+                } else {
+                    low |= UInt64(value) << shift
+                    lowMask |= 0xF << shift
+                }
+            }
+        }
+
+        @inline(__always)
+        public func matches(_ id: TaskID) -> Bool {
+            id.high & highMask == high && id.low & lowMask == low
+        }
     }
 
     /// Whether the id's hex digits start with `prefix` (lowercase ASCII hex digits).
@@ -107,5 +137,15 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The 32 hex digits as ASCII bytes.
     public var hexDigitBytes: [UInt8] {
         (0..<32).map { Self.hex[nibble($0)] }
+    }
+
+    /// The first `length` hex digits (at most 32), made without an array:
+    /// `pm list` makes one for every task it shows.
+    public func hexPrefix(_ length: Int) -> String {
+        let count = min(max(length, 0), 32)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            for index in 0..<count { buffer[index] = Self.hex[nibble(index)] }
+            return count
+        }
     }
 }

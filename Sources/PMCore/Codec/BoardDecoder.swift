@@ -252,12 +252,24 @@ public enum BoardDecoder {
         var headsStart: JSONReader?
         var live: [TaskID]?
         var liveRange: Range<Int>?
+        var bodyAt: Int?
         let start = reader.index
         try reader.readObject(known: taskKeys) { known, key, reader in
             switch known {
             case 0: id = try readID(&reader, field: key)
             case 1: title = try readString(&reader, field: key)
-            case 2: body = try readString(&reader, field: key)
+            case 2:
+                if lazy == nil {
+                    body = try readString(&reader, field: key)
+                } else {
+                    // Checked here, made into a String only if read.
+                    _ = try reader.peek()
+                    guard reader.bytes[reader.index] == UInt8(ascii: "\"") else {
+                        throw JSONReader.Failure(offset: reader.index, reason: .field(key))
+                    }
+                    bodyAt = reader.index
+                    _ = try reader.skipString()
+                }
             case 3: state = try readState(&reader, field: key)
             case 4:
                 if try !reader.readNullIfPresent() {
@@ -317,11 +329,13 @@ public enum BoardDecoder {
         guard let title else { throw JSONReader.Failure(offset: start, reason: .field("title")) }
         guard let state else { throw JSONReader.Failure(offset: start, reason: .field("state")) }
         guard let createdAt else { throw JSONReader.Failure(offset: start, reason: .field("createdAt")) }
+        // Made whole, not set field by field: each set is a copy-on-write check.
         var task = BoardTask(
-            id: id, title: title, body: body, state: state, due: due, createdAt: createdAt,
-            updatedAt: updatedAt ?? createdAt, unknownFields: unknown)
-        task.conflicts = conflicts
-        task.restored = restored
+            id: id,
+            fields: BoardTask.Fields(
+                title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt ?? createdAt,
+                unknownFields: unknown, conflicts: conflicts, restored: restored))
+        if let lazy, let bodyAt { task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt)) }
         if let lazy, let headsStart, let liveRange {
             task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsStart.index, liveAt: liveRange.lowerBound))
         } else if var headsReader = headsStart, let live {

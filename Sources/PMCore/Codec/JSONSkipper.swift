@@ -7,11 +7,27 @@ extension JSONReader {
     /// the history of a large board is skipped, not built, on every command
     /// that does not show it, so this is the decoder's hottest path.
     mutating func skipValueFast() throws {
+        // Scratch space on the stack (small enough for Swift to put it
+        // there), spilling to the heap only for deep or wide values: this
+        // runs once per task on every read of a board, and three arrays
+        // allocated per call were a tenth of a `pm list`.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { kinds in
+            try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 32) { keys in
+                try withUnsafeTemporaryAllocation(of: OpenObjectKeys.Outer.self, capacity: 16) { outer in
+                    var stack = ScratchStack(kinds)
+                    var open = OpenObjectKeys(keys: ScratchStack(keys), outer: ScratchStack(outer))
+                    try skipValueFast(stack: &stack, keys: &open)
+                }
+            }
+        }
+    }
+
+    /// Containers nested deeper than this are refused.
+    static let maximumSkipDepth = 512
+
+    private mutating func skipValueFast(stack: inout ScratchStack<UInt8>, keys: inout OpenObjectKeys) throws {
         enum Expect { case value, keyOrClose, key, colon, commaOrClose }
-        var stack: [UInt8] = []  // "{" or "["
-        stack.reserveCapacity(16)
-        // The keys of the open objects, as byte ranges, to refuse a key named twice.
-        var keys = OpenObjectKeys()
+        // The open containers, "{" or "[", innermost last.
         var expect = Expect.value
         var afterOpenArray = false
         while true {
@@ -22,20 +38,20 @@ extension JSONReader {
             case .value:
                 switch byte {
                 case UInt8(ascii: "{"):
-                    guard stack.count < 512 else { throw failure() }
-                    stack.append(byte)
+                    guard stack.count < Self.maximumSkipDepth else { throw failure() }
+                    stack.push(byte)
                     keys.open()
                     index += 1
                     expect = .keyOrClose
                     continue
                 case UInt8(ascii: "["):
-                    guard stack.count < 512 else { throw failure() }
-                    stack.append(byte)
+                    guard stack.count < Self.maximumSkipDepth else { throw failure() }
+                    stack.push(byte)
                     index += 1
                     afterOpenArray = true
                     skipWhitespaceFast()
                     if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                        stack.removeLast()
+                        stack.pop()
                         index += 1
                         afterOpenArray = false
                         expect = .commaOrClose
@@ -53,7 +69,7 @@ extension JSONReader {
                 expect = .commaOrClose
             case .keyOrClose, .key:
                 if byte == UInt8(ascii: "}"), expect == .keyOrClose {
-                    stack.removeLast()
+                    stack.pop()
                     keys.close()
                     index += 1
                     expect = .commaOrClose
@@ -74,7 +90,8 @@ extension JSONReader {
                 break
             }
             // After a value: done at the top, else a comma or the container's close.
-            guard let top = stack.last else { return }
+            guard stack.count > 0 else { return }
+            let top = stack[stack.count - 1]
             skipWhitespaceFast()
             guard index < bytes.count else { throw failure() }
             let next = bytes[index]
@@ -85,10 +102,10 @@ extension JSONReader {
                 || (top == UInt8(ascii: "[") && next == UInt8(ascii: "]"))
             {
                 if top == UInt8(ascii: "{") { keys.close() }
-                stack.removeLast()
+                stack.pop()
                 index += 1
                 expect = .commaOrClose
-                if stack.isEmpty { return }
+                if stack.count == 0 { return }
                 // The closed container was itself a value: look for what follows it.
                 continue
             } else {
@@ -110,33 +127,69 @@ extension JSONReader {
     }
 }
 
+/// A stack in scratch space the caller lends, then in an array past it.
+struct ScratchStack<Element> {
+    private let inline: UnsafeMutableBufferPointer<Element>
+    private var spilled: [Element] = []
+    private(set) var count = 0
+
+    init(_ inline: UnsafeMutableBufferPointer<Element>) { self.inline = inline }
+
+    subscript(position: Int) -> Element {
+        position < inline.count ? inline[position] : spilled[position - inline.count]
+    }
+
+    mutating func push(_ element: Element) {
+        if count < inline.count {
+            (inline.baseAddress.unsafelyUnwrapped + count).initialize(to: element)
+        } else {
+            spilled.append(element)
+        }
+        count += 1
+    }
+
+    /// Drops the newest element (the stack must not be empty).
+    mutating func pop() { truncate(to: count - 1) }
+
+    /// Keeps the first `newCount` elements.
+    mutating func truncate(to newCount: Int) {
+        count = newCount
+        if !spilled.isEmpty { spilled.removeSubrange(max(0, newCount - inline.count)...) }
+    }
+}
+
 /// The keys of the objects the skipper is inside, innermost last, kept as
-/// byte ranges in one flat array so that skipping allocates nothing per object.
+/// byte ranges in one flat stack so that skipping allocates nothing per object.
 struct OpenObjectKeys {
-    private var keys: [Range<Int>] = []
+    typealias Outer = (start: Int, mask: UInt64)
+
+    private var keys: ScratchStack<Range<Int>>
     /// The outer objects' key starts and masks; the innermost object's are
-    /// in `start` and `mask`, so the common case touches no array but `keys`.
-    private var outer: [(start: Int, mask: UInt64)] = []
+    /// in `start` and `mask`, so the common case touches only `keys`.
+    private var outer: ScratchStack<Outer>
     private var start = 0
     /// A 64-bit mask of cheap key hashes of the innermost object: a key whose
     /// bit is clear is new without any comparison; only a collision (or an
     /// escaped key) compares bytes.
     private var mask: UInt64 = 0
 
-    init() {
-        keys.reserveCapacity(64)
-        outer.reserveCapacity(16)
+    init(keys: ScratchStack<Range<Int>>, outer: ScratchStack<Outer>) {
+        self.keys = keys
+        self.outer = outer
     }
 
     mutating func open() {
-        outer.append((start, mask))
+        outer.push((start, mask))
         start = keys.count
         mask = 0
     }
 
     mutating func close() {
-        keys.removeSubrange(start...)
-        if let (start, mask) = outer.popLast() { (self.start, self.mask) = (start, mask) }
+        keys.truncate(to: start)
+        if outer.count > 0 {
+            (start, mask) = outer[outer.count - 1]
+            outer.pop()
+        }
     }
 
     /// Adds a key (the bytes between its quotes) to the innermost object.
@@ -156,11 +209,11 @@ struct OpenObjectKeys {
         if mask & bit != 0 || escaped { try compare(range, in: bytes) }
         // After an escaped key, every later key of this object is compared.
         mask |= escaped ? ~0 : bit
-        keys.append(range)
+        keys.push(range)
     }
 
     private func compare(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) throws {
-        for other in keys[start...] where Self.same(other, range, in: bytes) {
+        for k in start..<keys.count where Self.same(keys[k], range, in: bytes) {
             throw JSONReader.Failure(offset: range.lowerBound - 1, reason: .duplicateKey(JSONReader.decodedKey(range, in: bytes)))
         }
     }

@@ -48,7 +48,10 @@ public struct FoldedTasks: Equatable, Sendable {
         // The few ids named, sorted: each task's id is compared as two
         // integers, never hashed (a board has far more tasks than a change names).
         let named = Array(Set(events.map(\.task))).sorted()
+        let (lowest, highest) = (named[0], named[named.count - 1])
         let isNamed = { (id: TaskID) -> Bool in
+            // Most ids are outside the named range: two comparisons.
+            if id < lowest || highest < id { return false }
             var low = 0
             var high = named.count
             while low < high {
@@ -57,12 +60,40 @@ public struct FoldedTasks: Equatable, Sendable {
             }
             return low < named.count && named[low] == id
         }
-        let positions = tasks.indices.filter { isNamed(tasks[$0].id) }
+        // Ids compared where they lie: copying each task to read its id was
+        // most of a change's fold on a large board.
+        var positions: [Int] = []
+        tasks.withUnsafeBufferPointer { all in
+            for index in all.indices {
+                let id = all[index].id
+                if id < lowest || highest < id { continue }
+                if isNamed(id) { positions.append(index) }
+            }
+        }
         var touched = FoldedTasks(positions.map { tasks[$0] }, last: last, fromSavedState: true)
         touched.apply(events)
         guard !touched.needsFullFold else { return false }
-        tasks.removeAll { isNamed($0.id) }
-        for task in touched.ordered {
+        let changed = touched.ordered
+        // The usual change: the same tasks, created when they were, each
+        // between the same neighbours: put back in its place, where the
+        // search below would put it.
+        func staysAt(_ task: BoardTask, _ position: Int) -> Bool {
+            let key = (task.createdAt, task.id)
+            return tasks[position].id == task.id && tasks[position].createdAt == task.createdAt
+                && (position == 0 || (tasks[position - 1].createdAt, tasks[position - 1].id) < key)
+                && (position == tasks.count - 1 || key < (tasks[position + 1].createdAt, tasks[position + 1].id))
+        }
+        if changed.count == positions.count, zip(changed, positions).allSatisfy(staysAt) {
+            for (task, position) in zip(changed, positions) { tasks[position] = task }
+            return true
+        }
+        if positions.count <= 64 {
+            // A few: each removed where it is (the rest slides, nothing is copied).
+            for position in positions.reversed() { tasks.remove(at: position) }
+        } else {
+            tasks.removeAll { isNamed($0.id) }
+        }
+        for task in changed {
             // Binary search for its place in creation order (a new task is usually last).
             var low = 0
             var high = tasks.count

@@ -77,7 +77,7 @@ public struct BoardStore: Sendable {
         guard board.schemaVersion >= 2, board.schemaVersion <= Board.currentSchemaVersion, try log.exists() else { return }
         // A board file from before heads were kept: only the log knows them.
         // (A task not yet read through the index is tracked: only such are indexed.)
-        if board.tasks.contains(where: { $0.isDecoded && !$0.tracked }) { return try refold(&board, log: log) }
+        if board.tasks.contains(where: \.isDecodedUntracked) { return try refold(&board, log: log) }
         let (events, end) = try log.read(after: board.log)
         guard let newest = events.last else { return }
         guard board.log.order != nil || board.log.events == 0 else { return try refold(&board, log: log) }
