@@ -97,12 +97,12 @@ extension ProcessContext {
                 let offset = board.log.length
                 let (result, step) = try body(&board, state)
                 pending = step.map { (undo, UndoStore.Stored(committed: state, pending: $0, pendingOffset: offset)) }
-                changed = (board.id, board.tasks)
                 return result
             },
             beforeSave: { _ in
                 if let pending { try pending.store.save(pending.stored) }
-            })
+            },
+            committed: { board in changed = (board.id, board.tasks) })
         output.done = .changedBoard
         // A new board is announced once, when its file is created (a typo in
         // --board or PM_BOARD would otherwise start one silently).
@@ -146,12 +146,12 @@ extension ProcessContext {
     /// this user's undo stack (which clears their redo stack).
     func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
         try updateWithUndo { board, _ in
-            let before = board.tasks
             let known = board.history.appended.count
             let result = try body(&board)
             let transitions = board.history.appended.dropFirst(known).map { event in
                 Transition(
-                    from: before.first { $0.id == event.taskID }, to: board.task(event.taskID), eventID: event.id, at: event.at)
+                    from: board.history.original(of: event.taskID), to: board.task(event.taskID), eventID: event.id,
+                    at: event.at)
             }
             return (result, transitions.isEmpty ? nil : .record(transitions))
         }

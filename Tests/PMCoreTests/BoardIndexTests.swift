@@ -171,6 +171,36 @@ import Testing
         #expect(written.log.events > BoardStore.checkpointEvents, "\(written.log.events) \(written.tasks.count)")
     }
 
+    /// A checkpoint writes the index of the file it wrote (the next change
+    /// does not read the new file whole): the very index a whole read of
+    /// that file makes, and it describes the file on disk.
+    @Test func aCheckpointWritesTheIndexOfItsFile() throws {
+        let dir = TemporaryDirectory()
+        let replica = ids.make()
+        let (store, made) = try indexedBoard(dir, count: 30, replica: replica)
+        let path = dir.file("board.json")
+        for step in 0...BoardStore.checkpointEvents {
+            try move(made[step % made.count], to: step % 2 == 0 ? .done : .todo, in: store, replica: replica)
+        }
+        try store.checkpoint()
+        let file = try bytes(path)
+        let read = try BoardDecoder.decode(file, path: "b")
+        let status = try #require(try PosixFileSystem().status(path))
+        let written = try #require(BoardIndex(decoding: try bytes(BoardIndex.path(for: path))))
+        #expect(written == BoardIndex(board: read, status: status))
+        #expect(written.describes(status, header: Array(file[..<written.headerLength])))
+        #expect(written.ids.count == 30)
+        // And a change then goes through it: a task damaged where it lies,
+        // size and time kept, is never read by a change that does not touch it.
+        var damaged = file
+        let title = Array("\"task 17\"".utf8)
+        let at = try #require(damaged.indices.first { damaged[$0...].starts(with: title) })
+        damaged[at + 1] = UInt8(ascii: "\\")
+        try overwriteKeepingTime(path, damaged)
+        try move(made[3], to: .doing, in: store, replica: replica)
+        #expect(throws: PMError.self) { try store.load() }
+    }
+
     /// A board only shown leaves each task's heads as text until read: the
     /// same board once they are, and a change still refuses heads of a wrong shape.
     @Test func headsReadLaterAreTheSameHeads() throws {

@@ -105,6 +105,16 @@ public struct HistoryLog: Equatable, Sendable {
     var storedJSON: ArraySlice<UInt8>
     /// Events added in this run, oldest first.
     public private(set) var appended: [HistoryEvent]
+    /// Each task those events touched, as it stood before the first of them
+    /// (nil: it did not exist yet), in the order they were first touched. A
+    /// change keeps these few, never a copy of the whole board.
+    private(set) var touched: [TouchedTask] = []
+
+    /// A task as it stood before this run first changed it.
+    struct TouchedTask: Equatable, Sendable {
+        var id: TaskID
+        var original: BoardTask?
+    }
 
     /// An empty history.
     public init() {
@@ -118,8 +128,35 @@ public struct HistoryLog: Equatable, Sendable {
     }
 
     /// Adds an event at the end.
-    public mutating func append(_ event: HistoryEvent) {
+    /// - Parameter task: the event's task as it stood just before it (nil:
+    ///   the event creates it).
+    public mutating func append(_ event: HistoryEvent, before task: BoardTask?) {
+        if !touched.contains(where: { $0.id == event.taskID }) {
+            touched.append(TouchedTask(id: event.taskID, original: task))
+        }
         appended.append(event)
+    }
+
+    /// The task as it stood before this run's first event on it; nil when
+    /// it did not exist then (or no event touched it).
+    public func original(of id: TaskID) -> BoardTask? {
+        touched.first { $0.id == id }?.original
+    }
+
+    /// Puts back, in `tasks` as the events left them, every task they touched
+    /// as it stood before: the board before this run's changes, in place.
+    func restoreTouched(in tasks: inout [BoardTask]) {
+        for entry in touched.reversed() {
+            let index = tasks.firstIndex { $0.id == entry.id }
+            switch (index, entry.original) {
+            case (let index?, let task?): tasks[index] = task
+            case (let index?, nil): tasks.remove(at: index)
+            case (nil, let task?):
+                let position = tasks.firstIndex { ($0.createdAt, $0.id) > (task.createdAt, task.id) } ?? tasks.endIndex
+                tasks.insert(task, at: position)
+            case (nil, nil): break
+            }
+        }
     }
 
     /// The newest `limit` events, newest first, decoding only those.

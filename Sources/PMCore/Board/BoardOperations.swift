@@ -11,8 +11,11 @@ extension Board {
         let task = BoardTask(
             id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
             due: due, createdAt: time, updatedAt: time)
+        let existing = tasks.first { $0.id == id }
         tasks.append(task)
-        history.append(HistoryEvent(id: eventID, at: time, by: user, action: .added, taskID: id, title: task.title, to: .todo))
+        history.append(
+            HistoryEvent(id: eventID, at: time, by: user, action: .added, taskID: id, title: task.title, to: .todo),
+            before: existing)
         return task
     }
 
@@ -65,9 +68,10 @@ extension Board {
         }
         guard !changes.isEmpty else { return task }
         task.updatedAt = time
-        tasks[index] = task
         history.append(
-            HistoryEvent(id: eventID, at: time, by: user, action: .edited, taskID: id, title: task.title, changes: changes))
+            HistoryEvent(id: eventID, at: time, by: user, action: .edited, taskID: id, title: task.title, changes: changes),
+            before: tasks[index])
+        tasks[index] = task
         return task
     }
 
@@ -85,7 +89,8 @@ extension Board {
         tasks[index].updatedAt = time
         history.append(
             HistoryEvent(
-                id: eventID, at: time, by: user, action: .moved, taskID: id, title: before.title, from: before.state, to: state))
+                id: eventID, at: time, by: user, action: .moved, taskID: id, title: before.title, from: before.state, to: state),
+            before: before)
         return (before, tasks[index])
     }
 
@@ -96,7 +101,8 @@ extension Board {
         guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
         let task = tasks.remove(at: index)
         history.append(
-            HistoryEvent(id: eventID, at: time, by: user, action: .removed, taskID: id, title: task.title, from: task.state))
+            HistoryEvent(id: eventID, at: time, by: user, action: .removed, taskID: id, title: task.title, from: task.state),
+            before: task)
         return task
     }
 }

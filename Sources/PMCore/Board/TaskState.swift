@@ -56,6 +56,9 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The id's 128 bits, high word first.
     var words: (high: UInt64, low: UInt64) { (high, low) }
 
+    /// One of 64 bits, from every digit of the id (for a filter of a few ids).
+    var filterBit: UInt64 { ((high ^ low) &* 0x9E37_79B9_7F4A_7C15) >> 58 }
+
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool {
         lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
     }

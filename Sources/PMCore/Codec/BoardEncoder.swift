@@ -21,9 +21,16 @@ public enum BoardEncoder {
     /// compared: nil when one would not read back as itself, so that pm
     /// never writes a board it would refuse.
     public static func encodeCheckedChunks(_ board: Board) -> [ArraySlice<UInt8>]? {
+        encodeChecked(board)?.chunks
+    }
+
+    /// As ``encodeCheckedChunks(_:)``, with where the tasks array and each
+    /// task lie in the bytes (what an index of the file records).
+    static func encodeChecked(_ board: Board) -> (chunks: [ArraySlice<UInt8>], layout: JSONWriter.Layout)? {
         let unreadable = UnreadableFlag()
-        let chunks = encodeChunks(board, unreadable: unreadable)
-        return unreadable.found ? nil : chunks
+        var layout = JSONWriter.Layout()
+        let chunks = encodeChunks(board, unreadable: unreadable, layout: &layout)
+        return unreadable.found ? nil : (chunks, layout)
     }
 
     final class UnreadableFlag {
@@ -31,7 +38,15 @@ public enum BoardEncoder {
     }
 
     static func encodeChunks(_ board: Board, unreadable: UnreadableFlag?) -> [ArraySlice<UInt8>] {
+        var layout = JSONWriter.Layout()
+        return encodeChunks(board, unreadable: unreadable, layout: &layout)
+    }
+
+    static func encodeChunks(
+        _ board: Board, unreadable: UnreadableFlag?, layout: inout JSONWriter.Layout
+    ) -> [ArraySlice<UInt8>] {
         var writer = JSONWriter()
+        defer { layout = writer.layout }
         // Room for the whole file at once: growing by doubling would hold
         // the old and the new buffer together (a 5 MB board peaked at 12 MB).
         let read = board.source.bytes.count
@@ -77,7 +92,11 @@ public enum BoardEncoder {
         // A task with a character the encoder may escape is encoded again:
         // a hand edit never passes raw.
         let escapable = copying ? source.positionsWithEscapableBytes() : []
+        writer.layout.tasksStart = writer.offset
+        writer.layout.spans.reserveCapacity(tasks.count)
         writer.array(count: tasks.count, level: 1) { writer, index in
+            let taskStart = writer.offset
+            defer { writer.layout.spans.append(taskStart..<writer.offset) }
             if copying, let position = positions?.of(tasks[index]), !escapable.contains(position) {
                 writer.bytes.append(contentsOf: source.bytes[source.spans[position]])
             } else {
@@ -256,16 +275,32 @@ public enum BoardEncoder {
 /// Builds pretty JSON text byte by byte.
 struct JSONWriter {
     var bytes: [UInt8] = []
-    /// Finished pieces before `bytes`.
+    /// Finished pieces before `bytes`, and how many bytes they hold.
     private var chunks: [ArraySlice<UInt8>] = []
+    private var chunked = 0
+    /// Where the tasks array and each task were written.
+    var layout = Layout()
+
+    /// Where a board's tasks lie in the bytes written.
+    struct Layout {
+        /// Where the tasks array begins (its `[`); 0 when none was written.
+        var tasksStart = 0
+        /// Each task's object, in order.
+        var spans: [Range<Int>] = []
+    }
+
+    /// How many bytes have been written.
+    var offset: Int { chunked + bytes.count }
 
     /// Appends bytes owned elsewhere without copying them.
     mutating func appendShared(_ slice: ArraySlice<UInt8>) {
         if !bytes.isEmpty {
             chunks.append(bytes[...])
+            chunked += bytes.count
             bytes = []
         }
         chunks.append(slice)
+        chunked += slice.count
     }
 
     /// Every piece written, in order.

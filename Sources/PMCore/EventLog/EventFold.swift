@@ -49,9 +49,13 @@ public struct FoldedTasks: Equatable, Sendable {
         // integers, never hashed (a board has far more tasks than a change names).
         let named = Array(Set(events.map(\.task))).sorted()
         let (lowest, highest) = (named[0], named[named.count - 1])
+        // One bit of 64 for each id named: most ids are passed over on one
+        // test, even when the named ones lie far apart (a tail that adds a
+        // task names a new id far from the old ones).
+        var filter: UInt64 = 0
+        for id in named { filter |= 1 << id.filterBit }
         let isNamed = { (id: TaskID) -> Bool in
-            // Most ids are outside the named range: two comparisons.
-            if id < lowest || highest < id { return false }
+            if filter & (1 << id.filterBit) == 0 || id < lowest || highest < id { return false }
             var low = 0
             var high = named.count
             while low < high {
@@ -64,36 +68,57 @@ public struct FoldedTasks: Equatable, Sendable {
         // most of a change's fold on a large board.
         var positions: [Int] = []
         tasks.withUnsafeBufferPointer { all in
-            for index in all.indices {
-                let id = all[index].id
-                if id < lowest || highest < id { continue }
-                if isNamed(id) { positions.append(index) }
+            for index in all.indices where filter & (1 << all[index].id.filterBit) != 0 {
+                if isNamed(all[index].id) { positions.append(index) }
             }
         }
         var touched = FoldedTasks(positions.map { tasks[$0] }, last: last, fromSavedState: true)
         touched.apply(events)
         guard !touched.needsFullFold else { return false }
-        let changed = touched.ordered
-        // The usual change: the same tasks, created when they were, each
-        // between the same neighbours: put back in its place, where the
-        // search below would put it.
+        place(touched.ordered, at: positions, in: &tasks)
+        return true
+    }
+
+    /// Puts the tasks a change left (`changed`, in creation order) into
+    /// `tasks`, where the ones it named were at `positions`: the usual
+    /// change keeps each task created when it was, between the same
+    /// neighbours, and is written in its own place; the others are removed
+    /// where they are (the rest slides, nothing is copied), and the new or
+    /// moved ones put where creation order puts them.
+    private static func place(_ changed: [BoardTask], at positions: [Int], in tasks: inout [BoardTask]) {
         func staysAt(_ task: BoardTask, _ position: Int) -> Bool {
             let key = (task.createdAt, task.id)
             return tasks[position].id == task.id && tasks[position].createdAt == task.createdAt
                 && (position == 0 || (tasks[position - 1].createdAt, tasks[position - 1].id) < key)
                 && (position == tasks.count - 1 || key < (tasks[position + 1].createdAt, tasks[position + 1].id))
         }
-        if changed.count == positions.count, zip(changed, positions).allSatisfy(staysAt) {
-            for (task, position) in zip(changed, positions) { tasks[position] = task }
-            return true
+        var unplaced = Dictionary(changed.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
+        var removed: [Int] = []
+        for position in positions {
+            if let task = unplaced[tasks[position].id], staysAt(task, position) {
+                tasks[position] = task
+                unplaced[task.id] = nil
+            } else {
+                removed.append(position)
+            }
         }
-        if positions.count <= 64 {
-            // A few: each removed where it is (the rest slides, nothing is copied).
-            for position in positions.reversed() { tasks.remove(at: position) }
+        if removed.count <= 64 {
+            for position in removed.reversed() { tasks.remove(at: position) }
         } else {
-            tasks.removeAll { isNamed($0.id) }
+            // Kept ones slid down over the removed (`removed` is in order).
+            var kept = removed[0]
+            var next = 0
+            for index in removed[0]..<tasks.count {
+                if next < removed.count && removed[next] == index {
+                    next += 1
+                } else {
+                    tasks.swapAt(kept, index)
+                    kept += 1
+                }
+            }
+            tasks.removeLast(tasks.count - kept)
         }
-        for task in changed {
+        for task in changed where unplaced[task.id] != nil {
             // Binary search for its place in creation order (a new task is usually last).
             var low = 0
             var high = tasks.count
@@ -107,7 +132,6 @@ public struct FoldedTasks: Equatable, Sendable {
             }
             tasks.insert(task, at: low)
         }
-        return true
     }
 
     /// The fold of `events` from nothing: duplicates (the same event id) once,

@@ -51,11 +51,14 @@ struct AtomicFileWriter {
     }
 
     /// Writes `chunks` to a temp file and renames it over `target`.
-    /// - Parameter stillCurrent: asked just before the rename; false abandons the write.
+    /// - Parameters:
+    ///   - stillCurrent: asked just before the rename; false abandons the write.
+    ///   - synced: given the written file's status once it is on disk, before the rename.
     /// - Returns: false when `stillCurrent` said no (nothing was changed).
     /// - Throws: ``PMError/saveFailed(path:_:file:)``; the old file is intact.
     func write(
-        _ chunks: [ArraySlice<UInt8>], to target: String, mode: UInt32, stillCurrent: () throws -> Bool = { true }
+        _ chunks: [ArraySlice<UInt8>], to target: String, mode: UInt32, stillCurrent: () throws -> Bool = { true },
+        synced: (FileStatus) -> Void = { _ in }
     ) throws -> Bool {
         let random = String(UInt64.random(in: 1...UInt64.max), radix: 16)
         let temporary =
@@ -67,6 +70,7 @@ struct AtomicFileWriter {
             descriptor = created
             for chunk in chunks { try fileSystem.write(created, chunk) }
             try fileSystem.sync(created)
+            if let status = try? fileSystem.descriptorStatus(created) { synced(status) }
             descriptor = nil
             try fileSystem.close(created)
             guard try stillCurrent() else {

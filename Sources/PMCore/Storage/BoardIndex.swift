@@ -6,9 +6,9 @@
 /// of its header (the board's id and where it stands in its log, different
 /// at every checkpoint), and it is used only when all three still match
 /// the open file; a task read through it must decode as the id it names.
-/// It is written only from a board file pm read whole and accepted; when it
-/// is missing, stale or damaged, pm reads the board whole and writes it
-/// again. Its own bytes end with a checksum: a torn write is never used.
+/// It is written only from a board file pm read whole and accepted, or
+/// wrote itself (beside every checkpoint); when it is missing, stale or
+/// damaged, pm reads the board whole and writes it again. Its own bytes end with a checksum: a torn write is never used.
 struct BoardIndex: Equatable {
     static let magic = Array("pm board index 1\n".utf8)
     /// The board file's size and modification time when indexed.
@@ -38,6 +38,22 @@ struct BoardIndex: Equatable {
         headerHash = Self.hash(source.bytes[..<source.tasksStart])
         ids = board.tasks.map(\.id)
         spans = source.spans
+    }
+
+    /// The index of a board file just written from `board`: where the
+    /// encoder put each task (`layout`), the file's first bytes up to its
+    /// tasks (`header`) and its status once on disk. Nil as for a file read.
+    init?(written board: Board, layout: JSONWriter.Layout, header: ArraySlice<UInt8>, status: FileStatus) {
+        guard board.schemaVersion == Board.currentSchemaVersion, board.unknownFields.isEmpty,
+            layout.spans.count == board.tasks.count, layout.tasksStart > 0, header.count == layout.tasksStart,
+            Int64(layout.spans.last?.upperBound ?? layout.tasksStart) <= status.size, board.tasks.allSatisfy(\.tracked)
+        else { return nil }
+        size = status.size
+        modified = status.modifiedNanoseconds
+        headerLength = layout.tasksStart
+        headerHash = Self.hash(header)
+        ids = board.tasks.map(\.id)
+        spans = layout.spans
     }
 
     /// Whether it describes the open board file with this status and header.

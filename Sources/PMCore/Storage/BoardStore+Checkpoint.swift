@@ -27,7 +27,7 @@ extension BoardStore {
     public func checkpoint() throws -> Int? {
         try withLock { lock, target in
             let log = eventLog(of: target)
-            let current = try read(target)
+            let current = try read(target, lazyHeads: true)
             var board: Board
             if let current {
                 board = current.board

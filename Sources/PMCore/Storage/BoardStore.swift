@@ -116,10 +116,11 @@ public struct BoardStore: Sendable {
     ///   - beforeSave: runs under the lock once the change is computed, before
     ///     it is committed (for per-user state that must never lag the board,
     ///     like undo); when it throws, nothing is committed.
+    ///   - committed: given the board as committed, once it is.
     /// - Returns: what `change` returned.
     public func update<Result>(
         newBoardID: TaskID, replica: TaskID, _ change: (inout Board) throws -> Result,
-        beforeSave: (Board) throws -> Void = { _ in }
+        beforeSave: (Board) throws -> Void = { _ in }, committed: (Board) -> Void = { _ in }
     ) throws -> Result {
         try withLock { lock, target in
             let log = eventLog(of: target)
@@ -144,10 +145,9 @@ public struct BoardStore: Sendable {
             } else {
                 try rollForward(&board, log: log)
             }
-            var before = board.tasks
             let position = board.log
             let result = try change(&board)
-            let events = sealed(Self.events(of: board, before: before, replica: replica))
+            let events = sealed(Self.events(of: board, replica: replica))
             guard let last = events.last else { return result }
             if let damage = indexed?.file.damage {
                 dropIndex(at: target)
@@ -161,6 +161,11 @@ public struct BoardStore: Sendable {
                 }
             }
             try beforeSave(board)
+            // The board before the change, for its events to be folded into:
+            // the tasks it touched put back in place (the board is not copied).
+            var before = board.tasks
+            board.tasks = []
+            board.history.restoreTouched(in: &before)
             let end: Int
             var record: [Event] = []
             var note = true
@@ -190,11 +195,9 @@ public struct BoardStore: Sendable {
             }
             if note { noteRecorded(log, from: position.length, mode: mode) }
             // The board is the fold of its events, by the same rules as a merge.
-            // Folded in place: `before` is handed over, not copied, and the
-            // changed copy kept until exit rather than freed task by task.
+            // Folded in place: `before` is handed over, not copied.
             var tasks = before
-            UntilExit.keep(board.tasks)
-            (before, board.tasks) = ([], [])
+            before = []
             let folded = FoldedTasks.apply(events, to: &tasks, last: position.order)
             if folded {
                 board.tasks = tasks
@@ -225,7 +228,7 @@ public struct BoardStore: Sendable {
                 // were all read and checked, never from an index's word.
                 var whole: Board? = board
                 if indexed != nil {
-                    whole = try? read(target).map { read in
+                    whole = try? read(target, lazyHeads: true).map { read in
                         var board = read.board
                         try rollForward(&board, log: log)
                         return board
@@ -237,19 +240,20 @@ public struct BoardStore: Sendable {
             }
             if indexed?.file.damage != nil { dropIndex(at: target) }
             UntilExit.keep(board)
+            committed(board)
             return result
         }
     }
 
-    /// The events of the changes `board` has made since it stood at `before`,
-    /// each with the next tick of the board's clock.
-    static func events(of board: Board, before: [BoardTask], replica: TaskID) -> [Event] {
+    /// The events of the changes `board` has made since its history was
+    /// emptied, each with the next tick of the board's clock.
+    static func events(of board: Board, replica: TaskID) -> [Event] {
         var clock = board.log.clock
         return board.history.appended.map { entry -> Event in
             let ms = Int64(Timestamp.milliseconds(of: entry.at) ?? 0)
             clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))
             return Event(
-                change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID),
+                change: entry, before: board.history.original(of: entry.taskID), after: board.task(entry.taskID),
                 replica: replica, clock: clock ?? HybridClock(milliseconds: ms))
         }
     }
@@ -295,9 +299,21 @@ public struct BoardStore: Sendable {
 
     /// Writes `board` over `target`, after reading back every task written afresh:
     /// a board pm would refuse is never written.
+    /// Writes `board` as the file at `target`, and its index beside it (the
+    /// next change then reads only the tasks it touches, not the new file
+    /// whole).
     func writeBoard(_ board: Board, to target: String, mode: UInt32) throws {
-        guard let chunks = BoardEncoder.encodeCheckedChunks(board) else { throw PMError.unreadableWrite(path: target) }
-        _ = try AtomicFileWriter(fileSystem: fileSystem).write(chunks, to: target, mode: mode)
+        guard let (chunks, layout) = BoardEncoder.encodeChecked(board) else { throw PMError.unreadableWrite(path: target) }
+        var written: FileStatus?
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write(chunks, to: target, mode: mode, synced: { written = $0 })
+        var header: [UInt8] = []
+        for chunk in chunks where header.count < layout.tasksStart {
+            header += chunk.prefix(layout.tasksStart - header.count)
+        }
+        if let written, let index = BoardIndex(written: board, layout: layout, header: header[...], status: written) {
+            _ = try? AtomicFileWriter(fileSystem: fileSystem).write(
+                [index.encoded()[...]], to: BoardIndex.path(for: target), mode: mode & 0o666)
+        }
     }
 
     /// Runs `body` with the board as it is on disk (nil when missing) under

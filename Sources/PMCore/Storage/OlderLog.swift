@@ -85,15 +85,14 @@ extension BoardStore {
                 _ = try board.delete(task.id, eventID: makeID(), by: author, at: time)
                 changed.insert(task.id)
             }
-            var events = sealed(Self.events(of: board, before: before, replica: replica))
-            let middle = board.tasks
+            var events = sealed(Self.events(of: board, replica: replica))
             board.history = HistoryLog()
             board.log.clock = events.last?.clock ?? board.log.clock
             for task in kept.tasks where board.task(task.id).map({ $0.state != task.state }) == true {
                 _ = try board.move(task.id, to: task.state, eventID: makeID(), by: author, at: time)
                 changed.insert(task.id)
             }
-            events += sealed(Self.events(of: board, before: middle, replica: replica))
+            events += sealed(Self.events(of: board, replica: replica))
             let needed = recordNeeded(log, board: board.id, at: position.length)
             let record = needed ?? []
             let end = try log.append(record + events)

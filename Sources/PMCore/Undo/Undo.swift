@@ -200,7 +200,7 @@ extension Board {
         }
         var entry = Self.event(from: current, to: restored, id: eventID, by: user, at: time)
         if redo { entry.redoes = transition.eventID } else { entry.undoes = transition.eventID }
-        history.append(entry)
+        history.append(entry, before: current)
         return Transition(from: current, to: restored, eventID: eventID, at: time)
     }
 
