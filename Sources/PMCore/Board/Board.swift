@@ -147,15 +147,7 @@ public struct HistoryLog: Equatable, Sendable {
     /// as it stood before: the board before this run's changes, in place.
     func restoreTouched(in tasks: inout [BoardTask]) {
         for entry in touched.reversed() {
-            let index = tasks.firstIndex { $0.id == entry.id }
-            switch (index, entry.original) {
-            case (let index?, let task?): tasks[index] = task
-            case (let index?, nil): tasks.remove(at: index)
-            case (nil, let task?):
-                let position = tasks.firstIndex { ($0.createdAt, $0.id) > (task.createdAt, task.id) } ?? tasks.endIndex
-                tasks.insert(task, at: position)
-            case (nil, nil): break
-            }
+            tasks.put(entry.original, at: tasks.firstIndex { $0.id == entry.id })
         }
     }
 
@@ -270,4 +262,20 @@ public struct TaskSource: Equatable, Sendable {
     }
 
     public static func == (_: TaskSource, _: TaskSource) -> Bool { true }
+}
+
+extension [BoardTask] {
+    /// Puts `task` in place of the one at `index` (nil: removes that one); a
+    /// task with no place yet goes where creation order puts it, so the
+    /// file's order stays stable.
+    mutating func put(_ task: BoardTask?, at index: Int?) {
+        switch (index, task) {
+        case (let index?, let task?): self[index] = task
+        case (let index?, nil): remove(at: index)
+        case (nil, let task?):
+            let position = firstIndex { ($0.createdAt, $0.id) > (task.createdAt, task.id) } ?? endIndex
+            insert(task, at: position)
+        case (nil, nil): break
+        }
+    }
 }

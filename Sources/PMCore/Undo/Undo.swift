@@ -189,15 +189,7 @@ extension Board {
         default:
             throw PMError.undoConflict(try conflict(on: id, current: current, transition: transition, redo: redo))
         }
-        switch (index, restored) {
-        case (let index?, let task?): tasks[index] = task
-        case (let index?, nil): tasks.remove(at: index)
-        case (nil, let task?):
-            // Back where creation order puts it, so the file's order stays stable.
-            let position = tasks.firstIndex { ($0.createdAt, $0.id) > (task.createdAt, task.id) } ?? tasks.endIndex
-            tasks.insert(task, at: position)
-        case (nil, nil): break
-        }
+        tasks.put(restored, at: index)
         var entry = Self.event(from: current, to: restored, id: eventID, by: user, at: time)
         if redo { entry.redoes = transition.eventID } else { entry.undoes = transition.eventID }
         history.append(entry, before: current)
