@@ -11,11 +11,11 @@ extension Board {
         let task = BoardTask(
             id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
             due: due, createdAt: time, updatedAt: time)
-        let existing = tasks.first { $0.id == id }
         tasks.append(task)
+        // The task did not exist before: an add never scans the board.
         history.append(
             HistoryEvent(id: eventID, at: time, by: user, action: .added, taskID: id, title: task.title, to: .todo),
-            before: existing)
+            before: nil)
         return task
     }
 

@@ -122,9 +122,16 @@ struct BoardLock {
                 let created = try fileSystem.createExclusive(ownerPath, mode: 0o644)
                 do {
                     try fileSystem.write(created, Array(ownerLine.utf8)[...])
-                    try fileSystem.close(created)
                 } catch {
                     try? fileSystem.close(created)
+                    try? fileSystem.remove(ownerPath)
+                    throw error
+                }
+                do {
+                    try fileSystem.close(created)
+                } catch {
+                    // Never closed twice: Linux frees the number even when
+                    // close fails, and it may already name another file.
                     try? fileSystem.remove(ownerPath)
                     throw error
                 }
