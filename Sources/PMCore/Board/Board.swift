@@ -233,6 +233,13 @@ public struct TaskSource: Equatable, Sendable {
         }
     }
 
+    /// Whether the bytes between tasks `first` and `second` of the file are
+    /// what the encoder writes between two tasks (`,`, a newline, an indent).
+    func separates(_ first: Int, _ second: Int) -> Bool {
+        let between = spans[first].upperBound..<spans[second].lowerBound
+        return between.count == 6 && bytes[between].elementsEqual(",\n    ".utf8)
+    }
+
     /// The tasks whose bytes hold a lead byte of a character the encoder may
     /// escape (``TextSafety/unsafeLeadBytes``), found with memchr over the
     /// whole file rather than byte by byte per task.

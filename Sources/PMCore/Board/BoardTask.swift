@@ -129,6 +129,13 @@ public struct BoardTask: Equatable, Sendable {
     /// not until one is read).
     var isDecoded: Bool { stored != nil || file?.isDecoded(position) == true }
 
+    /// Its file and place there, while it is known only by them: read
+    /// through the index and unchanged since (its bytes there are still it).
+    var unreadPlace: (file: LazyBoardFile, position: Int)? {
+        guard stored == nil, let file else { return nil }
+        return (file, position)
+    }
+
     /// Whether `other` is this very task, unchanged, sharing its fields.
     func isSameStorage(as other: BoardTask) -> Bool {
         guard id == other.id else { return false }

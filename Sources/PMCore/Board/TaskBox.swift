@@ -126,7 +126,10 @@ final class LazyBoardFile: @unchecked Sendable {
     private let descriptor: Int32
     private let fileSystem: FileSystem
     /// Where each task lies, in the index's order.
-    var spans: [Range<Int>] = []
+    var index: BoardIndex?
+
+    /// Where the task at `position` lies.
+    func span(_ position: Int) -> Range<Int> { index?.span(at: position) ?? 0..<0 }
     /// The tasks decoded so far, by place.
     private var decoded: [Int: TaskBox] = [:]
     /// The first task that could not be read, as the error to report.
@@ -144,7 +147,7 @@ final class LazyBoardFile: @unchecked Sendable {
     /// the first time they are asked for.
     func box(at position: Int, id: TaskID) -> TaskBox {
         if let box = decoded[position] { return box }
-        let box = task(id, at: spans[position])?.box ?? TaskBox.unreadable
+        let box = task(id, at: span(position))?.box ?? TaskBox.unreadable
         decoded[position] = box
         return box
     }

@@ -21,16 +21,20 @@ public enum BoardEncoder {
     /// compared: nil when one would not read back as itself, so that pm
     /// never writes a board it would refuse.
     public static func encodeCheckedChunks(_ board: Board) -> [ArraySlice<UInt8>]? {
-        encodeChecked(board)?.chunks
+        encodeChecked(board).map { JSONWriter.chunks(of: $0.pieces) }
     }
 
     /// As ``encodeCheckedChunks(_:)``, with where the tasks array and each
     /// task lie in the bytes (what an index of the file records).
-    static func encodeChecked(_ board: Board) -> (chunks: [ArraySlice<UInt8>], layout: JSONWriter.Layout)? {
+    /// - Parameter copyUnread: tasks read through the index and unchanged
+    ///   since are pieces to copy from their file (``CopiedTasks``).
+    static func encodeChecked(_ board: Board, copyUnread: Bool = false) -> (
+        pieces: [JSONWriter.Piece], layout: JSONWriter.Layout
+    )? {
         let unreadable = UnreadableFlag()
         var layout = JSONWriter.Layout()
-        let chunks = encodeChunks(board, unreadable: unreadable, layout: &layout)
-        return unreadable.found ? nil : (chunks, layout)
+        let pieces = encodePieces(board, unreadable: unreadable, layout: &layout, copyUnread: copyUnread)
+        return unreadable.found ? nil : (pieces, layout)
     }
 
     final class UnreadableFlag {
@@ -39,22 +43,26 @@ public enum BoardEncoder {
 
     static func encodeChunks(_ board: Board, unreadable: UnreadableFlag?) -> [ArraySlice<UInt8>] {
         var layout = JSONWriter.Layout()
-        return encodeChunks(board, unreadable: unreadable, layout: &layout)
+        return JSONWriter.chunks(of: encodePieces(board, unreadable: unreadable, layout: &layout, copyUnread: false))
     }
 
-    static func encodeChunks(
-        _ board: Board, unreadable: UnreadableFlag?, layout: inout JSONWriter.Layout
-    ) -> [ArraySlice<UInt8>] {
+    static func encodePieces(
+        _ board: Board, unreadable: UnreadableFlag?, layout: inout JSONWriter.Layout, copyUnread: Bool
+    ) -> [JSONWriter.Piece] {
         var writer = JSONWriter()
         defer { layout = writer.layout }
         // Room for the whole file at once: growing by doubling would hold
         // the old and the new buffer together (a 5 MB board peaked at 12 MB).
+        // Tasks copied from their file take no room here.
         let read = board.source.bytes.count
-        writer.bytes.reserveCapacity(max(read + read / 32, board.tasks.count * 400) + 4096)
+        writer.bytes.reserveCapacity(copyUnread ? 1 << 16 : max(read + read / 32, board.tasks.count * 400) + 4096)
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("id", { $0.string(board.id.rawValue) }),
             ("schemaVersion", { $0.raw(String(board.schemaVersion)) }),
-            ("tasks", { writeTasks(board.tasks, source: board.source, into: &$0, unreadable: unreadable) }),
+            (
+                "tasks",
+                { writeTasks(board.tasks, source: board.source, into: &$0, unreadable: unreadable, copyUnread: copyUnread) }
+            ),
         ]
         if board.schemaVersion >= 2 {
             fields.append(("log", { writeLogPosition(board.log, into: &$0) }))
@@ -68,7 +76,7 @@ public enum BoardEncoder {
         }
         writer.object(fields.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }, level: 0)
         writer.raw("\n")
-        return writer.finishedChunks()
+        return writer.finishedPieces()
     }
 
     static func writeLogPosition(_ position: LogPosition, into writer: inout JSONWriter) {
@@ -84,8 +92,12 @@ public enum BoardEncoder {
         writer.object(members, level: 1)
     }
 
+    /// - Parameter copyUnread: tasks read through the index and unchanged
+    ///   since are written as pieces to copy from their file
+    ///   (``CopiedTasks``), not decoded and encoded again.
     static func writeTasks(
-        _ tasks: [BoardTask], source: TaskSource = TaskSource(), into writer: inout JSONWriter, unreadable: UnreadableFlag? = nil
+        _ tasks: [BoardTask], source: TaskSource = TaskSource(), into writer: inout JSONWriter,
+        unreadable: UnreadableFlag? = nil, copyUnread: Bool = false
     ) {
         let positions = source.spans.isEmpty ? nil : TaskSource.Positions(source)
         let copying = positions.map { canCopy(tasks, from: $0) } ?? false
@@ -94,19 +106,79 @@ public enum BoardEncoder {
         let escapable = copying ? source.positionsWithEscapableBytes() : []
         writer.layout.tasksStart = writer.offset
         writer.layout.spans.reserveCapacity(tasks.count)
-        writer.array(count: tasks.count, level: 1) { writer, index in
-            let taskStart = writer.offset
-            defer { writer.layout.spans.append(taskStart..<writer.offset) }
-            if copying, let position = positions?.of(tasks[index]), !escapable.contains(position) {
-                writer.bytes.append(contentsOf: source.bytes[source.spans[position]])
+        guard !tasks.isEmpty else {
+            writer.raw("[]")
+            return
+        }
+        writer.raw("[\n")
+        // Unchanged tasks lying one after the other in the file, with the
+        // separator this encoder writes between them, are written as one
+        // piece: shared with the bytes read, or copied from the file read
+        // through the index. A checkpoint of a large board then writes most
+        // of its file straight from what it read.
+        var run: (copied: CopiedTasks?, first: Int, last: Int, offset: Int)?
+        func flush() {
+            guard let (copied, first, last, offset) = run else { return }
+            let span = { (position: Int) in copied?.file.span(position) ?? source.spans[position] }
+            let start = span(first).lowerBound
+            if let copied {
+                writer.appendCopied(copied)
             } else {
-                let start = writer.bytes.count
-                writeTask(tasks[index], overdue: nil, into: &writer, level: 2, heads: true)
-                if let unreadable, !unreadable.found, !readsBack(tasks[index], writer.bytes[start...]) {
-                    unreadable.found = true
+                writer.appendShared(source.bytes[start..<span(last).upperBound])
+            }
+            for position in first...last {
+                let each = span(position)
+                writer.layout.spans.append((offset + each.lowerBound - start)..<(offset + each.upperBound - start))
+            }
+            run = nil
+        }
+        func begin(_ copied: CopiedTasks?, at position: Int, index: Int) {
+            flush()
+            if index > 0 { writer.raw(",\n") }
+            writer.indent(2)
+            run = (copied, position, position, writer.offset)
+        }
+        for index in tasks.indices {
+            if copyUnread, let (file, position) = tasks[index].unreadPlace {
+                let continues =
+                    run.map { current in
+                        current.copied?.file === file && current.last + 1 == position
+                            && file.span(current.last).upperBound + CopiedTasks.separator.count == file.span(position).lowerBound
+                    } ?? false
+                if continues {
+                    // In place: the run's ids are never copied.
+                    run?.copied?.ids.append(tasks[index].id)
+                    run?.last = position
+                } else {
+                    begin(CopiedTasks(file: file, first: position, ids: [tasks[index].id]), at: position, index: index)
                 }
+                continue
+            }
+            if copying, let position = positions?.of(tasks[index]), !escapable.contains(position) {
+                if let current = run, current.copied == nil, current.last + 1 == position,
+                    source.separates(current.last, position)
+                {
+                    run?.last = position
+                } else {
+                    begin(nil, at: position, index: index)
+                }
+                continue
+            }
+            flush()
+            if index > 0 { writer.raw(",\n") }
+            writer.indent(2)
+            let taskStart = writer.offset
+            let start = writer.bytes.count
+            writeTask(tasks[index], overdue: nil, into: &writer, level: 2, heads: true)
+            writer.layout.spans.append(taskStart..<writer.offset)
+            if let unreadable, !unreadable.found, !readsBack(tasks[index], writer.bytes[start...]) {
+                unreadable.found = true
             }
         }
+        flush()
+        writer.raw("\n")
+        writer.indent(1)
+        writer.raw("]")
     }
 
     /// Whether `bytes`, one task as written, read back as `task`.

@@ -4,7 +4,7 @@ import PMICU
 struct JSONWriter {
     var bytes: [UInt8] = []
     /// Finished pieces before `bytes`, and how many bytes they hold.
-    private var chunks: [ArraySlice<UInt8>] = []
+    private var pieces: [Piece] = []
     private var chunked = 0
     /// Where the tasks array and each task were written.
     var layout = Layout()
@@ -17,25 +17,55 @@ struct JSONWriter {
         var spans: [Range<Int>] = []
     }
 
+    /// A piece of what was written: bytes, or tasks to be copied from the
+    /// board file they were read from (only when the encoder is asked to).
+    enum Piece {
+        case bytes(ArraySlice<UInt8>)
+        case copied(CopiedTasks)
+    }
+
     /// How many bytes have been written.
     var offset: Int { chunked + bytes.count }
 
     /// Appends bytes owned elsewhere without copying them.
     mutating func appendShared(_ slice: ArraySlice<UInt8>) {
+        append(.bytes(slice), count: slice.count)
+    }
+
+    /// Appends tasks that will be copied from their file when written out.
+    mutating func appendCopied(_ tasks: CopiedTasks) {
+        append(.copied(tasks), count: tasks.count)
+    }
+
+    private mutating func append(_ piece: Piece, count: Int) {
         if !bytes.isEmpty {
-            chunks.append(bytes[...])
+            pieces.append(.bytes(bytes[...]))
             chunked += bytes.count
             bytes = []
         }
-        chunks.append(slice)
-        chunked += slice.count
+        pieces.append(piece)
+        chunked += count
     }
 
     /// Every piece written, in order.
-    mutating func finishedChunks() -> [ArraySlice<UInt8>] {
-        if !bytes.isEmpty { chunks.append(bytes[...]) }
+    mutating func finishedPieces() -> [Piece] {
+        if !bytes.isEmpty { pieces.append(.bytes(bytes[...])) }
         bytes = []
-        return chunks
+        return pieces
+    }
+
+    /// Every piece written, in order, for a writer that was never given
+    /// tasks to copy.
+    mutating func finishedChunks() -> [ArraySlice<UInt8>] {
+        Self.chunks(of: finishedPieces())
+    }
+
+    /// The bytes of pieces that hold no tasks to copy.
+    static func chunks(of pieces: [Piece]) -> [ArraySlice<UInt8>] {
+        pieces.compactMap { piece in
+            guard case .bytes(let chunk) = piece else { return nil }
+            return chunk
+        }
     }
 
     mutating func raw(_ text: String) {

@@ -60,6 +60,18 @@ struct AtomicFileWriter {
         _ chunks: [ArraySlice<UInt8>], to target: String, mode: UInt32, stillCurrent: () throws -> Bool = { true },
         synced: (FileStatus) -> Void = { _ in }
     ) throws -> Bool {
+        try write(
+            producing: { emit in for chunk in chunks { try emit(chunk) } }, to: target, mode: mode, stillCurrent: stillCurrent,
+            synced: synced)
+    }
+
+    /// As ``write(_:to:mode:stillCurrent:synced:)``, with the bytes handed
+    /// over piece by piece by `produce` (which may read them from elsewhere
+    /// as it goes); an error it throws abandons the write, the old file intact.
+    func write(
+        producing produce: ((ArraySlice<UInt8>) throws -> Void) throws -> Void, to target: String, mode: UInt32,
+        stillCurrent: () throws -> Bool = { true }, synced: (FileStatus) -> Void = { _ in }
+    ) throws -> Bool {
         let random = String(UInt64.random(in: 1...UInt64.max), radix: 16)
         let temporary =
             temporaryPrefix(of: target) + BoardLock.safeHost(fileSystem) + "-" + String(fileSystem.processID)
@@ -68,7 +80,7 @@ struct AtomicFileWriter {
         do {
             let created = try fileSystem.createExclusive(temporary, mode: mode)
             descriptor = created
-            for chunk in chunks { try fileSystem.write(created, chunk) }
+            try produce { try fileSystem.write(created, $0) }
             try fileSystem.sync(created)
             if let status = try? fileSystem.descriptorStatus(created) { synced(status) }
             descriptor = nil

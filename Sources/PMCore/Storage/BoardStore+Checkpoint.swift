@@ -27,6 +27,24 @@ extension BoardStore {
     public func checkpoint() throws -> Int? {
         try withLock { lock, target in
             let log = eventLog(of: target)
+            // Through the index when it still describes the file: the tasks
+            // the tail does not touch are copied, checked, not decoded.
+            if var indexed = readIndexed(target), indexed.header.schemaVersion == Board.currentSchemaVersion {
+                var board = indexed.header
+                (board.tasks, indexed.tasks) = (indexed.tasks, [])
+                try rollForward(&board, log: log)
+                let stood = indexed.header.log
+                if indexed.file.damage == nil {
+                    guard board.log != stood else { return 0 }
+                    guard lock.stillHeld() else { throw PMError.locked(nil) }
+                    do {
+                        try writeBoard(board, to: target, mode: indexed.status.mode, copyUnread: true)
+                        return max(1, board.log.events - stood.events)
+                    } catch is CopiedTasks.Refused {}
+                }
+                // Not what the index said: the board is read whole.
+                dropIndex(at: target)
+            }
             let current = try read(target, lazyHeads: true)
             var board: Board
             if let current {
@@ -48,5 +66,27 @@ extension BoardStore {
             // Written: never 0, which says nothing was (a refold may count no more events).
             return max(1, board.log.events - stood.events)
         }
+    }
+
+    /// Writes `board`, just committed, as the checkpoint at `target`: best
+    /// effort, for the log already holds every change. A board read through
+    /// its index copies the tasks it did not change from the file, checked
+    /// as they go (``CopiedTasks``); when the file is not what the index
+    /// said, the board is read whole, the log folded onto it, and written.
+    func writeCheckpoint(_ board: Board, throughIndex: Bool, to target: String, mode: UInt32, log: EventLogFile) {
+        guard throughIndex else {
+            try? writeBoard(board, to: target, mode: mode)
+            return
+        }
+        do {
+            try writeBoard(board, to: target, mode: mode, copyUnread: true)
+            return
+        } catch is CopiedTasks.Refused {
+            dropIndex(at: target)
+        } catch {
+            return
+        }
+        guard var whole = try? read(target, lazyHeads: true)?.board, (try? rollForward(&whole, log: log)) != nil else { return }
+        try? writeBoard(whole, to: target, mode: mode)
     }
 }

@@ -27,9 +27,9 @@ extension BoardStore {
             let board = BoardDecoder.decodeHeader(header)
         else { return nil }
         var tasks: [BoardTask] = []
-        tasks.reserveCapacity(index.ids.count)
-        file.spans = index.spans
-        for (position, id) in index.ids.enumerated() { tasks.append(BoardTask(id: id, file: file, position: position)) }
+        tasks.reserveCapacity(index.count)
+        file.index = index
+        for position in 0..<index.count { tasks.append(BoardTask(id: index.id(at: position), file: file, position: position)) }
         return IndexedBoard(header: board, tasks: tasks, status: status, file: file)
     }
 

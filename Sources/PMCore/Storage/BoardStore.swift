@@ -223,18 +223,7 @@ public struct BoardStore: Sendable {
                 rebuilt != nil || folded == false || headless
                 || Self.tailPassesBound(from: current?.board.log, to: board.log, schema: current?.board.schemaVersion)
             if checkpoint, lock.stillHeld() {
-                // A board read through its index is read whole again for
-                // the checkpoint: the file is written only from tasks that
-                // were all read and checked, never from an index's word.
-                var whole: Board? = board
-                if indexed != nil {
-                    whole = try? read(target, lazyHeads: true).map { read in
-                        var board = read.board
-                        try rollForward(&board, log: log)
-                        return board
-                    }
-                }
-                if let whole { try? writeBoard(whole, to: target, mode: current?.status.mode ?? 0o644) }
+                writeCheckpoint(board, throughIndex: indexed != nil, to: target, mode: mode, log: log)
             } else if indexed == nil, let current {
                 writeIndex(of: current.board, status: current.status, at: target)
             }
@@ -302,12 +291,27 @@ public struct BoardStore: Sendable {
     /// Writes `board` as the file at `target`, and its index beside it (the
     /// next change then reads only the tasks it touches, not the new file
     /// whole).
-    func writeBoard(_ board: Board, to target: String, mode: UInt32) throws {
-        guard let (chunks, layout) = BoardEncoder.encodeChecked(board) else { throw PMError.unreadableWrite(path: target) }
+    /// - Parameter copyUnread: tasks read through the index and unchanged
+    ///   since are copied from their file, checked as they go
+    ///   (``CopiedTasks``); a task there that is not what the index said
+    ///   throws ``CopiedTasks/Refused`` and nothing is written.
+    func writeBoard(_ board: Board, to target: String, mode: UInt32, copyUnread: Bool = false) throws {
+        guard let (pieces, layout) = BoardEncoder.encodeChecked(board, copyUnread: copyUnread) else {
+            throw PMError.unreadableWrite(path: target)
+        }
         var written: FileStatus?
-        _ = try AtomicFileWriter(fileSystem: fileSystem).write(chunks, to: target, mode: mode, synced: { written = $0 })
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write(
+            producing: { emit in
+                for piece in pieces {
+                    switch piece {
+                    case .bytes(let chunk): try emit(chunk)
+                    case .copied(let tasks): try tasks.copy(to: emit)
+                    }
+                }
+            }, to: target, mode: mode, synced: { written = $0 })
+        // The header is always written afresh: it comes before any task.
         var header: [UInt8] = []
-        for chunk in chunks where header.count < layout.tasksStart {
+        for case .bytes(let chunk) in pieces where header.count < layout.tasksStart {
             header += chunk.prefix(layout.tasksStart - header.count)
         }
         if let written, let index = BoardIndex(written: board, layout: layout, header: header[...], status: written) {
