@@ -44,17 +44,6 @@ import Testing
 
     func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    /// Writes `bytes` into the file in place, keeping its modification time.
-    func overwriteKeepingTime(_ path: String, _ bytes: [UInt8]) throws {
-        var before = stat()
-        #expect(stat(path, &before) == 0)
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.write(Data(bytes))
-        try handle.close()
-        var times = [before.st_atim, before.st_mtim]
-        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
-    }
-
     @Test func aChangeReadsOnlyTheTasksItTouches() throws {
         let dir = TemporaryDirectory()
         let replica = ids.make()

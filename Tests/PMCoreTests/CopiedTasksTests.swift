@@ -56,18 +56,6 @@ import Testing
 
     func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    /// Writes `bytes` over the file in place, keeping its modification time
-    /// (so that its index still describes it).
-    func overwriteKeepingTime(_ path: String, _ bytes: [UInt8]) throws {
-        var before = stat()
-        #expect(stat(path, &before) == 0)
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.write(Data(bytes))
-        try handle.close()
-        var times = [before.st_atim, before.st_mtim]
-        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
-    }
-
     /// Applies `edit` to both boards' files (the index still describing the
     /// left one), drops the right one's index, checkpoints both: the left
     /// goes through its index, the right reads its file whole.
