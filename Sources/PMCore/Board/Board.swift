@@ -234,10 +234,10 @@ public struct TaskSource: Equatable, Sendable {
     }
 
     /// Whether the bytes between tasks `first` and `second` of the file are
-    /// what the encoder writes between two tasks (`,`, a newline, an indent).
+    /// what the encoder writes between two tasks (``CopiedTasks/separator``).
     func separates(_ first: Int, _ second: Int) -> Bool {
         let between = spans[first].upperBound..<spans[second].lowerBound
-        return between.count == 6 && bytes[between].elementsEqual(",\n    ".utf8)
+        return bytes[between].elementsEqual(CopiedTasks.separator)
     }
 
     /// The tasks whose bytes hold a lead byte of a character the encoder may

@@ -132,10 +132,14 @@ public enum BoardEncoder {
             }
             run = nil
         }
-        func begin(_ copied: CopiedTasks?, at position: Int, index: Int) {
+        // Ends any run and writes what comes before the task at `index`.
+        func separate(_ index: Int) {
             flush()
             if index > 0 { writer.raw(",\n") }
             writer.indent(2)
+        }
+        func begin(_ copied: CopiedTasks?, at position: Int, index: Int) {
+            separate(index)
             run = (copied, position, position, writer.offset)
         }
         for index in tasks.indices {
@@ -164,9 +168,7 @@ public enum BoardEncoder {
                 }
                 continue
             }
-            flush()
-            if index > 0 { writer.raw(",\n") }
-            writer.indent(2)
+            separate(index)
             let taskStart = writer.offset
             let start = writer.bytes.count
             writeTask(tasks[index], overdue: nil, into: &writer, level: 2, heads: true)
