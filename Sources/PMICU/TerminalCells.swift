@@ -134,6 +134,14 @@ public enum TerminalCells {
             let room = limit - ellipsisWidth
             while index < bytes.count {
                 let lead = bytes[index]
+                if lead < 0x80 {
+                    // Printable ASCII: one cell, joins nothing; a control character has no width.
+                    guard lead >= 0x20, lead < 0x7F else { return .some(nil) }
+                    if cut < 0, total + 1 > room { (cut, widthAtCut) = (index, total) }
+                    total += 1
+                    index += 1
+                    continue
+                }
                 var value: UInt32
                 var size: Int
                 if lead < 0x80 {

@@ -16,9 +16,20 @@ public enum UTF8Validation {
         let end = bytes.count
         var i = 0
         while i < end {
-            // ASCII fast path, eight bytes at a time.
+            // ASCII fast path, 32 then eight bytes at a time.
             if i + 8 <= end, let base = bytes.baseAddress {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let raw = UnsafeRawPointer(base)
+                while i + 32 <= end {
+                    let words =
+                        raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+                    guard words & 0x8080_8080_8080_8080 == 0 else { break }
+                    i += 32
+                }
+                guard i + 8 <= end else { continue }
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {
                     i += 8
                     continue

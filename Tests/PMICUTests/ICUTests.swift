@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func truncationFromTheBytesAgreesWithCuttingCharacterByCharacter() {
-        let pieces = ["a", "Z", " ", "é", "한", "國", "😀", "ß", "…", "Ω", "テ", "e\u{301}", "👩\u{200D}💻"]
+        let pieces = ["a", "Z", " ", "é", "한", "國", "😀", "ß", "…", "Ω", "テ", "e\u{301}", "👩\u{200D}💻", "\t", "~"]
         for _ in 0..<3_000 {
             let text = (0..<Int.random(in: 0...14)).map { _ in pieces.randomElement()! }.joined()
             let limit = Int.random(in: 1...12)

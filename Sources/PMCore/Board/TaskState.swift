@@ -1,6 +1,15 @@
 /// A column of the board. The raw value is what the board file and `--json` store.
 public enum TaskState: String, CaseIterable, Sendable, Codable {
     case todo, doing, done
+
+    /// The raw value between quotes, as the board file holds it.
+    var quotedUTF8: [UInt8] {
+        switch self {
+        case .todo: return Array("\"todo\"".utf8)
+        case .doing: return Array("\"doing\"".utf8)
+        case .done: return Array("\"done\"".utf8)
+        }
+    }
 }
 
 /// A task's identity: a UUID, written as lowercase text (`8-4-4-4-12` hex
@@ -19,25 +28,30 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Validates a UUID's UTF-8 bytes (any case); nil if they are not one.
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 36 else { return nil }
+        let dash = UInt8(ascii: "-")
+        guard bytes.count == 36, bytes[8] == dash, bytes[13] == dash, bytes[18] == dash, bytes[23] == dash else {
+            return nil
+        }
+        // Branch-free per digit: every id of a board passes here on a read.
+        var invalid = false
+        func digits(_ positions: Range<Int>, into word: inout UInt64) {
+            for position in positions {
+                let byte = bytes[position]
+                let digit = byte &- UInt8(ascii: "0")
+                let letter = (byte | 0x20) &- UInt8(ascii: "a")
+                let isDigit = digit < 10
+                invalid = invalid || (!isDigit && letter >= 6)
+                word = word << 4 | UInt64(isDigit ? digit : letter &+ 10)
+            }
+        }
         var high: UInt64 = 0
         var low: UInt64 = 0
-        var digits = 0
-        for (position, byte) in bytes.enumerated() {
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let nibble: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte &- UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte &- UInt8(ascii: "a") &+ 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte &- UInt8(ascii: "A") &+ 10
-            default: return nil
-            }
-            if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-            digits += 1
-        }
+        digits(0..<8, into: &high)
+        digits(9..<13, into: &high)
+        digits(14..<18, into: &high)
+        digits(19..<23, into: &low)
+        digits(24..<36, into: &low)
+        guard !invalid else { return nil }
         self.high = high
         self.low = low
     }

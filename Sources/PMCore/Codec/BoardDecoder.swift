@@ -215,20 +215,25 @@ public enum BoardDecoder {
 
     private static func readTasks(_ reader: inout JSONReader, spans: inout [Range<Int>], lazy: [UInt8]?) throws -> [BoardTask] {
         var tasks: [BoardTask] = []
-        var seen = Set<TaskID>()
         try reader.beginArray()
         var first = true
         while try reader.nextElement(first: &first) {
             _ = try reader.peek()
             let start = reader.index
             let task = try readTask(&reader, lazy: lazy)
-            guard seen.insert(task.id).inserted else {
-                throw JSONReader.Failure(offset: start, reason: .duplicateID(task.id))
-            }
             tasks.append(task)
             spans.append(start..<reader.index)
         }
+        if let again = firstRepeated(tasks.map(\.id)) {
+            throw JSONReader.Failure(offset: spans[again].lowerBound, reason: .duplicateID(tasks[again].id))
+        }
         return tasks
+    }
+
+    /// The first place whose id an earlier place has too, or nil.
+    static func firstRepeated(_ ids: [TaskID]) -> Int? {
+        var seen = IDTable(capacity: ids.count)
+        return ids.indices.first { !seen.insert(ids[$0]) }
     }
 
     /// A task's keys, in the order ``readTask(_:)`` numbers them.
@@ -274,6 +279,16 @@ public enum BoardDecoder {
             case 4:
                 if try !reader.readNullIfPresent() {
                     let valueStart = reader.index
+                    // The usual form, read where it lies: ten plain bytes between quotes.
+                    if valueStart + 12 <= reader.bytes.count, reader.bytes[valueStart] == UInt8(ascii: "\""),
+                        reader.bytes[valueStart + 11] == UInt8(ascii: "\""),
+                        let date = CivilDate(
+                            isoUTF8: UnsafeBufferPointer(rebasing: reader.bytes[(valueStart + 1)..<(valueStart + 11)]))
+                    {
+                        due = date
+                        reader.index = valueStart + 12
+                        return
+                    }
                     guard let date = CivilDate(iso: try readString(&reader, field: key)) else {
                         throw JSONReader.Failure(offset: valueStart, reason: .field(key))
                     }
@@ -308,7 +323,7 @@ public enum BoardDecoder {
                     guard try reader.peek() == UInt8(ascii: "{") else {
                         throw JSONReader.Failure(offset: reader.index, reason: .field(key))
                     }
-                    try reader.skipValueFast()
+                    if !reader.skipIDListsFast() { try reader.skipValueFast() }
                 }
             case 10:
                 if lazy == nil {
@@ -319,7 +334,7 @@ public enum BoardDecoder {
                     guard try reader.peek() == UInt8(ascii: "[") else {
                         throw JSONReader.Failure(offset: valueStart, reason: .field(key))
                     }
-                    try reader.skipValueFast()
+                    if !reader.skipIDListsFast() { try reader.skipValueFast() }
                     liveRange = valueStart..<reader.index
                 }
             default: unknown[key] = try reader.readValue()
@@ -376,6 +391,16 @@ public enum BoardDecoder {
     static func readState(_ reader: inout JSONReader, field: String) throws -> TaskState {
         _ = try reader.peek()
         let start = reader.index
+        // The usual forms, matched on their bytes without making a String.
+        for state in TaskState.allCases {
+            let name = state.quotedUTF8
+            if start + name.count <= reader.bytes.count,
+                name.indices.allSatisfy({ reader.bytes[start + $0] == name[$0] })
+            {
+                reader.index = start + name.count
+                return state
+            }
+        }
         guard let state = TaskState(rawValue: try readString(&reader, field: field)) else {
             throw JSONReader.Failure(offset: start, reason: .field(field))
         }

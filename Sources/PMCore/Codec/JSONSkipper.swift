@@ -234,3 +234,102 @@ extension JSONReader {
         return (try? reader.readString()) ?? ""
     }
 }
+
+extension JSONReader {
+    /// Skips a task's heads or live changes when they are in the form pm
+    /// writes them, `{"key": ["id", …], …}` (plain keys in ascending order,
+    /// so none twice) or `["id", …]`, each id 36 plain bytes, with a loop
+    /// that only compares bytes; returns false, the reader unmoved, on
+    /// anything else, which ``skipValueFast()`` then checks in full. This
+    /// runs twice per task on every read of a board.
+    mutating func skipIDListsFast() -> Bool {
+        var at = index
+        let n = bytes.count
+        guard at < n else { return false }
+        if bytes[at] == UInt8(ascii: "[") {
+            guard skipIDArray(&at) else { return false }
+            index = at
+            return true
+        }
+        guard bytes[at] == UInt8(ascii: "{") else { return false }
+        at += 1
+        guard at < n else { return false }
+        if bytes[at] == UInt8(ascii: "}") {
+            index = at + 1
+            return true
+        }
+        var previous: Range<Int>? = nil
+        while true {
+            // "key": [ids]
+            guard at < n, bytes[at] == UInt8(ascii: "\"") else { return false }
+            let keyStart = at + 1
+            at = keyStart
+            while at < n, Self.isPlainIDByte(bytes[at]) { at += 1 }
+            guard at + 2 < n, bytes[at] == UInt8(ascii: "\""), bytes[at + 1] == UInt8(ascii: ":"),
+                bytes[at + 2] == UInt8(ascii: " ")
+            else { return false }
+            let key = keyStart..<at
+            if let previous, !bytes[previous].lexicographicallyPrecedes(bytes[key]) { return false }
+            previous = key
+            at += 3
+            guard skipIDArray(&at), at < n else { return false }
+            if bytes[at] == UInt8(ascii: "}") {
+                index = at + 1
+                return true
+            }
+            guard at + 1 < n, bytes[at] == UInt8(ascii: ","), bytes[at + 1] == UInt8(ascii: " ") else { return false }
+            at += 2
+        }
+    }
+
+    /// `["id", …]` at `at`, each id 36 plain bytes, `, ` between them.
+    private func skipIDArray(_ at: inout Int) -> Bool {
+        let n = bytes.count
+        guard at < n, bytes[at] == UInt8(ascii: "[") else { return false }
+        at += 1
+        if at < n, bytes[at] == UInt8(ascii: "]") {
+            at += 1
+            return true
+        }
+        while true {
+            guard at + 38 <= n, bytes[at] == UInt8(ascii: "\""), bytes[at + 37] == UInt8(ascii: "\"") else { return false }
+            guard Self.arePlain36(bytes.baseAddress.unsafelyUnwrapped + at + 1) else { return false }
+            at += 38
+            guard at < n else { return false }
+            if bytes[at] == UInt8(ascii: "]") {
+                at += 1
+                return true
+            }
+            guard at + 1 < n, bytes[at] == UInt8(ascii: ","), bytes[at + 1] == UInt8(ascii: " ") else { return false }
+            at += 2
+        }
+    }
+
+    /// Whether the 36 bytes at `start` are all ``isPlainIDByte(_:)``, eight
+    /// at a time (the last eight overlap).
+    @inline(__always)
+    private static func arePlain36(_ start: UnsafePointer<UInt8>) -> Bool {
+        let raw = UnsafeRawPointer(start)
+        var bad: UInt64 = 0
+        for offset in [0, 8, 16, 24, 28] { bad |= notPlain(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        return bad == 0
+    }
+
+    /// Nonzero when one of the eight bytes of `word` is not plain: below
+    /// 0x20, 0x7F or above, a quote or a backslash.
+    @inline(__always)
+    private static func notPlain(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
+        let below = (word &- 0x2020_2020_2020_2020) & ~word & high
+        return below | (word & high) | hasZero(word ^ 0x7F7F_7F7F_7F7F_7F7F) | hasZero(word ^ 0x2222_2222_2222_2222)
+            | hasZero(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+    }
+
+    /// Printable ASCII that needs no escape in a JSON string.
+    @inline(__always)
+    private static func isPlainIDByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+}

@@ -17,7 +17,13 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?(iso text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let date = text.withUTF8({ CivilDate(isoUTF8: $0) }) else { return nil }
+        self = date
+    }
+
+    /// A date from the UTF-8 bytes of its ISO form (`YYYY-MM-DD`), or nil.
+    init?(isoUTF8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let y = CivilDate.number(bytes[0..<4]), let m = CivilDate.number(bytes[5..<7]),
             let d = CivilDate.number(bytes[8..<10])
@@ -110,7 +116,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
-    static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
+    static func number<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
         var value = 0
         for byte in bytes {
             guard byte >= 0x30, byte <= 0x39 else { return nil }

@@ -1,0 +1,204 @@
+import Foundation
+import PMTestSupport
+import Testing
+
+@testable import PMCore
+@testable import PMText
+
+/// The shortcuts a board read takes on the bytes pm itself writes: each
+/// must agree with the full check it stands in front of, and give way to it
+/// on anything else.
+@Suite struct ReadFastPathTests {
+    // MARK: UTF-8, 32 bytes at a time
+
+    /// Where the first invalid byte is, as Swift's own validation sees it:
+    /// everything before is valid, and the whole is not.
+    func expectAgreesWithSwift(_ bytes: [UInt8]) {
+        let found = UTF8Validation.firstInvalidOffset(in: bytes)
+        let valid = String(validating: bytes, as: UTF8.self) != nil
+        #expect((found == nil) == valid, "\(bytes)")
+        if let found {
+            #expect(String(validating: bytes[..<found], as: UTF8.self) != nil, "\(bytes)")
+        }
+    }
+
+    @Test func aBadByteIsFoundWhereverItFallsAgainstTheWideSteps() {
+        let bad: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x80], [0x80], [0xF4, 0x90, 0x80, 0x80]]
+        for length in 0...80 {
+            for at in stride(from: 0, through: length, by: 1) {
+                for sequence in bad {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes.insert(contentsOf: sequence, at: at)
+                    #expect(UTF8Validation.firstInvalidOffset(in: bytes) == at, "length \(length) at \(at) \(sequence)")
+                }
+            }
+        }
+    }
+
+    @Test func randomTextAgreesWithSwiftsValidation() {
+        var random = SeededGenerator(seed: 2026)
+        let pieces: [[UInt8]] = [
+            Array("plain ascii text, ".utf8), Array("회의".utf8), Array("é’…½".utf8), Array("😀".utf8), [0xFF], [0xC3], [0x80],
+            [0xEF, 0xBF, 0xBF], [0xF0, 0x9F], [0xE0, 0x9F, 0x80],
+        ]
+        for _ in 0..<3000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                // Mostly valid text, so that the error lands anywhere.
+                let piece =
+                    Int.random(in: 0..<100, using: &random) < 90
+                    ? Int.random(in: 0..<4, using: &random) : Int.random(in: 0..<pieces.count, using: &random)
+                bytes += pieces[piece]
+            }
+            expectAgreesWithSwift(bytes)
+        }
+    }
+
+    // MARK: heads and live changes in pm's own form
+
+    let id = "e0000348-0000-4000-8000-000000000348"
+
+    /// Where the fast skip stops, or nil when it gives way.
+    func fastSkip(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            return reader.skipIDListsFast() ? reader.index : nil
+        }
+    }
+
+    func fullSkip(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            return (try? reader.skipValueFast()) != nil ? reader.index : nil
+        }
+    }
+
+    @Test func theFormPmWritesIsSkippedWhereTheFullSkipStops() {
+        let forms = [
+            "{}", "[]", "[\"\(id)\"]", "[\"\(id)\", \"\(id)\"]",
+            "{\"body\": [\"\(id)\"], \"due\": [\"\(id)\"], \"state\": [\"\(id)\"], \"title\": [\"\(id)\", \"\(id)\"]}",
+            "{\"title\": []}",
+        ]
+        for form in forms {
+            let text = form + ",\n      \"live\": []"
+            #expect(fastSkip(text) != nil, "\(form)")
+            #expect(fastSkip(text) == fullSkip(text), "\(form)")
+            #expect(fastSkip(text) == form.utf8.count)
+        }
+    }
+
+    @Test func anythingElseGivesWayToTheFullCheck() {
+        let others = [
+            // The same key twice, or keys out of order: only the full check may judge.
+            "{\"title\": [\"\(id)\"], \"title\": [\"\(id)\"]}",
+            "{\"title\": [\"\(id)\"], \"body\": [\"\(id)\"]}",
+            // A head with its own value, an escape, a control character, a short id.
+            "{\"title\": [[\"\(id)\", \"other\"]]}",
+            "[\"e0000348-0000-4000-8000-00000000034\\u0038\"]",
+            "[\"e0000348-0000-4000-8000-00000000034\u{1}\"]",
+            "[\"e0000348\"]",
+            "[\"\(id)\",\"\(id)\"]",
+            "{\"tit\\u006ce\": []}",
+            "[\"\(id)\"", "{\"title\": [\"\(id)\"]", "{", "[", "",
+            "[\"é0000348-0000-4000-8000-00000000348\"]",
+        ]
+        for other in others { #expect(fastSkip(other) == nil, "\(other)") }
+    }
+
+    @Test func aBoardWhoseHeadsNameAFieldTwiceIsStillRefused() throws {
+        var board = Board(id: TaskID("b0a4d000-0000-4000-8000-000000000001")!)
+        try board.add(
+            title: "T", id: TaskID("00000348-0000-4000-8000-000000000348")!, eventID: TaskID(id)!, by: "a",
+            at: "2026-11-21T10:00:00.000Z")
+        let text = String(decoding: BoardEncoder.encode(board), as: UTF8.self)
+        let heads = "\"heads\": {"
+        #expect(text.contains(heads))
+        let twice = text.replacingOccurrences(of: heads, with: heads + "\"title\": [\"\(id)\"], ")
+        #expect(throws: PMError.self) { try BoardDecoder.decode(Array(twice.utf8), path: "b.json", lazyHeads: true) }
+    }
+}
+
+extension ReadFastPathTests {
+    /// Every byte at every place of an id: accepted exactly where it is a
+    /// hex digit (any case) or the dash the form wants there.
+    @Test func anIdIsReadOnlyFromHexDigitsAndDashesInPlace() {
+        let base = Array("0123abcd-EF45-4678-9abc-def012345678".utf8)
+        let dashes: Set<Int> = [8, 13, 18, 23]
+        let hex = Set(Array("0123456789abcdefABCDEF".utf8))
+        for position in 0..<36 {
+            for value in 0...255 {
+                var bytes = base
+                bytes[position] = UInt8(value)
+                let id = bytes.withUnsafeBufferPointer { TaskID(utf8: $0) }
+                let valid = dashes.contains(position) ? value == Int(UInt8(ascii: "-")) : hex.contains(UInt8(value))
+                #expect((id != nil) == valid, "\(position) \(value)")
+                if let id { #expect(id.rawValue == String(decoding: bytes, as: UTF8.self).lowercased()) }
+            }
+        }
+    }
+}
+
+extension ReadFastPathTests {
+    /// Ids checked by sorting, not hashing: the place reported is still the
+    /// first that repeats an earlier one, as a reader going down the file meets it.
+    @Test func theFirstRepeatedIdIsTheOneAReaderMeetsFirst() {
+        let (a, b, c) = (TaskID(high: 9, low: 0), TaskID(high: 1, low: 2), TaskID(high: 1, low: 1))
+        #expect(BoardDecoder.firstRepeated([a, b, c, b, a]) == 3)
+        #expect(BoardDecoder.firstRepeated([a, b, c, a, b]) == 3)
+        #expect(BoardDecoder.firstRepeated([c, c]) == 1)
+        #expect(BoardDecoder.firstRepeated([a, b, c]) == nil)
+        #expect(BoardDecoder.firstRepeated([]) == nil)
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<500 {
+            let ids = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                TaskID(high: UInt64.random(in: 0...3, using: &random), low: UInt64.random(in: 0...2, using: &random))
+            }
+            var seen = Set<TaskID>()
+            let expected = ids.indices.first { !seen.insert(ids[$0]).inserted }
+            #expect(BoardDecoder.firstRepeated(ids) == expected, "\(ids)")
+        }
+    }
+}
+
+extension ReadFastPathTests {
+    /// The id table answers as a Set does, also once it is overfull and
+    /// has moved to one (as crafted, colliding ids would make it).
+    @Test func theIdTableAnswersAsASetDoesEvenOverfull() {
+        var random = SeededGenerator(seed: 11)
+        for capacity in [0, 1, 5, 100] {
+            var table = IDTable(capacity: capacity)
+            var set = Set<TaskID>()
+            for _ in 0..<300 {
+                let id = TaskID(high: UInt64.random(in: 0...20, using: &random), low: UInt64.random(in: 0...9, using: &random))
+                #expect(table.insert(id) == set.insert(id).inserted)
+            }
+        }
+    }
+}
+
+extension ReadFastPathTests {
+    /// A state and a deadline are matched on their bytes in the usual form;
+    /// any other spelling is read in full, and refused only if wrong.
+    @Test func statesAndDeadlinesInAnyOtherSpellingAreStillReadInFull() throws {
+        var board = Board(id: TaskID("b0a4d000-0000-4000-8000-000000000001")!)
+        try board.add(
+            title: "T", due: CivilDate(iso: "2026-12-01"), id: TaskID("00000348-0000-4000-8000-000000000348")!,
+            eventID: TaskID(id)!, by: "a", at: "2026-11-21T10:00:00.000Z")
+        let text = String(decoding: BoardEncoder.encode(board), as: UTF8.self)
+        func read(_ from: String, _ to: String) throws -> BoardTask? {
+            #expect(text.contains(from))
+            let bytes = Array(text.replacingOccurrences(of: from, with: to).utf8)
+            return try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true).tasks.first
+        }
+        #expect(try read("\"state\": \"todo\"", "\"state\": \"doing\"")?.state == .doing)
+        #expect(try read("\"state\": \"todo\"", "\"state\": \"d\\u006fne\"")?.state == .done)
+        #expect(throws: PMError.self) { try read("\"state\": \"todo\"", "\"state\": \"todox\"") }
+        #expect(throws: PMError.self) { try read("\"state\": \"todo\"", "\"state\": \"todo") }
+        #expect(try read("\"due\": \"2026-12-01\"", "\"due\": \"2026-0\\u0031-01\"")?.due == CivilDate(iso: "2026-01-01"))
+        #expect(throws: PMError.self) { try read("\"due\": \"2026-12-01\"", "\"due\": \"2026-02-30\"") }
+        #expect(throws: PMError.self) { try read("\"due\": \"2026-12-01\"", "\"due\": \"2026-12-01x\"") }
+        #expect(try read("\"due\": \"2026-12-01\"", "\"due\": null")?.due == nil)
+    }
+}
