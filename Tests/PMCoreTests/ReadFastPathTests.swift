@@ -202,3 +202,66 @@ extension ReadFastPathTests {
         #expect(try read("\"due\": \"2026-12-01\"", "\"due\": null")?.due == nil)
     }
 }
+
+extension ReadFastPathTests {
+    /// A board with every shape of task a board holds in the usual layout.
+    func usualBoard() throws -> Board {
+        var board = Board(id: TaskID("b0a4d000-0000-4000-8000-000000000001")!)
+        let ids = CountingIDs()
+        try board.add(
+            title: "Réunion \"équipe\" \\ 한국어", body: "line 1\nline 2\ttab", due: CivilDate(iso: "2026-12-01"), id: ids.make(),
+            eventID: ids.make(), by: "camille", at: "2026-11-21T10:00:00.000Z")
+        try board.add(title: "Second", id: ids.make(), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:01.000Z")
+        try board.move(board.tasks[1].id, to: .doing, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:02.000Z")
+        try board.add(title: "Third", id: ids.make(), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:03.000Z")
+        try board.move(board.tasks[2].id, to: .done, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:04.000Z")
+        return board
+    }
+
+    /// Each task of a board pm wrote is read by comparing bytes, and to the
+    /// same task the full reader makes of it.
+    @Test func aTaskInTheUsualLayoutIsReadAsTheFullReaderReadsIt() throws {
+        let bytes = BoardEncoder.encode(try usualBoard())
+        let full = try BoardDecoder.decode(bytes, path: "b.json")
+        let lazy = try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true)
+        #expect(lazy.tasks == full.tasks)
+        #expect(lazy.tasks.map(\.heads) == full.tasks.map(\.heads))
+        #expect(lazy.tasks.map(\.live) == full.tasks.map(\.live))
+        #expect(lazy.tasks.map(\.body) == full.tasks.map(\.body))
+        #expect(full.tasks.map(\.state) == [.todo, .doing, .done])
+        for span in lazy.source.spans {
+            let usual = bytes.withUnsafeBufferPointer { buffer -> BoardTask? in
+                var reader = JSONReader(buffer, at: span.lowerBound)
+                let task = BoardDecoder.readUsualTask(&reader, lazy: bytes)
+                #expect(task == nil || reader.index == span.upperBound)
+                return task
+            }
+            #expect(usual != nil)
+        }
+    }
+
+    /// Another layout of the same task (another indentation, a key of a
+    /// newer pm, keys in another order) gives way, unmoved, and is read in full.
+    @Test func anyOtherLayoutGivesWayAndIsReadInFull() throws {
+        let text = String(decoding: BoardEncoder.encode(try usualBoard()), as: UTF8.self)
+        let variants = [
+            text.replacingOccurrences(of: "\n      \"due\": ", with: "\n       \"due\": "),
+            text.replacingOccurrences(of: "\n      \"id\": ", with: "\n      \"zz\": 1,\n      \"id\": "),
+            text.replacingOccurrences(of: "\"state\": \"todo\"", with: "\"state\": \"t\\u006fdo\""),
+            text.replacingOccurrences(of: "\"due\": \"2026-12-01\"", with: "\"due\": \"2026-12-01\" "),
+        ]
+        for variant in variants {
+            #expect(variant != text)
+            let bytes = Array(variant.utf8)
+            let lazy = try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true)
+            let full = try BoardDecoder.decode(bytes, path: "b.json")
+            #expect(lazy.tasks == full.tasks)
+            let first = try #require(lazy.source.spans.first)
+            bytes.withUnsafeBufferPointer { buffer in
+                var reader = JSONReader(buffer, at: first.lowerBound)
+                #expect(BoardDecoder.readUsualTask(&reader, lazy: bytes) == nil)
+                #expect(reader.index == first.lowerBound)
+            }
+        }
+    }
+}

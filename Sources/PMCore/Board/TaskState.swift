@@ -1,15 +1,6 @@
 /// A column of the board. The raw value is what the board file and `--json` store.
 public enum TaskState: String, CaseIterable, Sendable, Codable {
     case todo, doing, done
-
-    /// The raw value between quotes, as the board file holds it.
-    var quotedUTF8: [UInt8] {
-        switch self {
-        case .todo: return Array("\"todo\"".utf8)
-        case .doing: return Array("\"doing\"".utf8)
-        case .done: return Array("\"done\"".utf8)
-        }
-    }
 }
 
 /// A task's identity: a UUID, written as lowercase text (`8-4-4-4-12` hex

@@ -244,6 +244,7 @@ public enum BoardDecoder {
     /// - Parameter lazy: the bytes the reader reads, to keep the heads and
     ///   live changes in as text (checked JSON) until first read.
     static func readTask(_ reader: inout JSONReader, lazy: [UInt8]? = nil) throws -> BoardTask {
+        if let lazy, let task = readUsualTask(&reader, lazy: lazy) { return task }
         var id: TaskID?
         var title: String?
         var body = ""
@@ -391,16 +392,6 @@ public enum BoardDecoder {
     static func readState(_ reader: inout JSONReader, field: String) throws -> TaskState {
         _ = try reader.peek()
         let start = reader.index
-        // The usual forms, matched on their bytes without making a String.
-        for state in TaskState.allCases {
-            let name = state.quotedUTF8
-            if start + name.count <= reader.bytes.count,
-                name.indices.allSatisfy({ reader.bytes[start + $0] == name[$0] })
-            {
-                reader.index = start + name.count
-                return state
-            }
-        }
         guard let state = TaskState(rawValue: try readString(&reader, field: field)) else {
             throw JSONReader.Failure(offset: start, reason: .field(field))
         }
