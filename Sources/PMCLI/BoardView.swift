@@ -30,7 +30,8 @@ struct BoardView {
         if columns.count > 1, columnWidth >= Self.minimumColumnWidth {
             let blocks = columns.map { block($0, width: columnWidth, shortIDs: shortIDs, deadlines: deadlines) }
             let height = blocks.map(\.count).max() ?? 0
-            out.reserveCapacity(height * (width + 8))
+            // Up to three bytes a cell (Hangul, the rule's "─"); room never written is never touched.
+            out.reserveCapacity(height * (3 * width + 8))
             let blank = UInt8(ascii: " ")
             for row in 0..<height {
                 // Padding only up to the last column with something on this row: no trailing blanks.

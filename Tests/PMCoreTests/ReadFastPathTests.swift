@@ -167,12 +167,15 @@ extension ReadFastPathTests {
     /// has moved to one (as crafted, colliding ids would make it).
     @Test func theIdTableAnswersAsASetDoesEvenOverfull() {
         var random = SeededGenerator(seed: 11)
-        for capacity in [0, 1, 5, 100] {
-            var table = IDTable(capacity: capacity)
-            var set = Set<TaskID>()
-            for _ in 0..<300 {
-                let id = TaskID(high: UInt64.random(in: 0...20, using: &random), low: UInt64.random(in: 0...9, using: &random))
-                #expect(table.insert(id) == set.insert(id).inserted)
+        for count in [0, 1, 40, 300] {
+            let ids = (0..<count).map { _ in
+                TaskID(high: UInt64.random(in: 0...20, using: &random), low: UInt64.random(in: 0...9, using: &random))
+            }
+            for slots in [nil, 16] {
+                // With 16 slots for up to 210 different ids, the table fills up and moves to a Set.
+                var table = IDTable(ids, slots: slots)
+                var set = Set<TaskID>()
+                for place in ids.indices { #expect(table.insert(place) == set.insert(ids[place]).inserted) }
             }
         }
     }

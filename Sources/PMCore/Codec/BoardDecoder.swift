@@ -215,6 +215,12 @@ public enum BoardDecoder {
 
     private static func readTasks(_ reader: inout JSONReader, spans: inout [Range<Int>], lazy: [UInt8]?) throws -> [BoardTask] {
         var tasks: [BoardTask] = []
+        // Room for as many tasks as the bytes left could hold (a task pm
+        // writes takes 300 bytes or more): growing the array copied it
+        // over and over, and room never written is never touched.
+        let room = (reader.bytes.count - reader.index) / 256
+        tasks.reserveCapacity(room)
+        spans.reserveCapacity(room)
         try reader.beginArray()
         var first = true
         while try reader.nextElement(first: &first) {
@@ -232,8 +238,8 @@ public enum BoardDecoder {
 
     /// The first place whose id an earlier place has too, or nil.
     static func firstRepeated(_ ids: [TaskID]) -> Int? {
-        var seen = IDTable(capacity: ids.count)
-        return ids.indices.first { !seen.insert(ids[$0]) }
+        var seen = IDTable(ids)
+        return ids.indices.first { !seen.insert($0) }
     }
 
     /// A task's keys, in the order ``readTask(_:)`` numbers them.

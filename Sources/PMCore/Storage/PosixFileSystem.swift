@@ -60,6 +60,19 @@ public struct PosixFileSystem: FileSystem {
         try readRegular(path, flags: O_NOFOLLOW)
     }
 
+    /// Maps a large buffer's pages in one call before it is filled: page
+    /// by page, the faults of a board file of megabytes were a sixth of a
+    /// `pm list`. Only a hint (Linux 5.14 and later); where refused, the
+    /// pages come one fault at a time as before.
+    static func prefault(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let page = 4096
+        guard buffer.count >= 64 * page, let base = buffer.baseAddress else { return }
+        let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
+        let end = (Int(bitPattern: base) + buffer.count) & ~(page - 1)
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, 23)  // MADV_POPULATE_WRITE
+    }
+
     private func readRegular(_ path: String, flags: Int32) throws -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not hang; fstat then rejects it.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags)
@@ -72,6 +85,7 @@ public struct PosixFileSystem: FileSystem {
         // (one copy, not one per 64 KB chunk), then on to whatever it grew by.
         var failed = false
         var result = [UInt8](unsafeUninitializedCapacity: max(Int(info.st_size), 0) + 1) { buffer, count in
+            Self.prefault(buffer)
             while count < buffer.count {
                 let read = Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
                 if read < 0 {
