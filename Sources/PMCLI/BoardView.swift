@@ -24,8 +24,8 @@ struct BoardView {
     func render(_ columns: [Column], shortIDs: [TaskID: String], total: Int, overdue: Int) -> [UInt8] {
         let deadlines = DeadlineFormatter(locale: style.formatLocale, localizer: localizer)
         let columnWidth = (width - Self.gap.count * (columns.count - 1)) / max(columns.count, 1)
-        // Written as bytes, row by row: joining the columns' cells as
-        // Strings cost as much as making them.
+        // Written as bytes, row by row, from each column's lines as bytes:
+        // making and joining a String per line cost as much as the rest.
         var out: [UInt8] = []
         if columns.count > 1, columnWidth >= Self.minimumColumnWidth {
             let blocks = columns.map { block($0, width: columnWidth, shortIDs: shortIDs, deadlines: deadlines) }
@@ -35,12 +35,15 @@ struct BoardView {
             let blank = UInt8(ascii: " ")
             for row in 0..<height {
                 // Padding only up to the last column with something on this row: no trailing blanks.
-                if let lastFilled = blocks.lastIndex(where: { row < $0.count && !$0[row].text.isEmpty }) {
+                if let lastFilled = blocks.lastIndex(where: { row < $0.count && !$0.isEmpty(row) }) {
                     for index in 0...lastFilled {
-                        let cell = row < blocks[index].count ? blocks[index][row] : Cell(text: "", width: 0)
-                        out.append(contentsOf: cell.text.utf8)
+                        var cellWidth = 0
+                        if row < blocks[index].count {
+                            blocks[index].append(row, to: &out)
+                            cellWidth = blocks[index].width(row)
+                        }
                         if index < lastFilled {
-                            out.append(contentsOf: repeatElement(blank, count: max(0, columnWidth - cell.width) + Self.gap.count))
+                            out.append(contentsOf: repeatElement(blank, count: max(0, columnWidth - cellWidth) + Self.gap.count))
                         }
                     }
                 }
@@ -50,8 +53,9 @@ struct BoardView {
             let fullWidth = max(width, 10)
             for (index, column) in columns.enumerated() {
                 if index > 0 { out.append(0x0A) }
-                for cell in block(column, width: fullWidth, shortIDs: shortIDs, deadlines: deadlines) {
-                    out.append(contentsOf: cell.text.utf8)
+                let lines = block(column, width: fullWidth, shortIDs: shortIDs, deadlines: deadlines)
+                for row in 0..<lines.count {
+                    lines.append(row, to: &out)
                     out.append(0x0A)
                 }
             }
@@ -69,23 +73,47 @@ struct BoardView {
         return out
     }
 
-    /// A line of a column with its width in cells (colour codes take none).
-    struct Cell {
-        var text: String
-        var width: Int
+    /// A column's lines, as UTF-8 in one buffer, each with its width in
+    /// cells (colour codes take none).
+    struct Lines {
+        private var bytes: [UInt8] = []
+        /// Where each line ends in `bytes`, and its width.
+        private var ends: [(end: Int, width: Int)] = []
+
+        var count: Int { ends.count }
+
+        private func range(_ row: Int) -> Range<Int> { (row == 0 ? 0 : ends[row - 1].end)..<ends[row].end }
+        func isEmpty(_ row: Int) -> Bool { range(row).isEmpty }
+        func width(_ row: Int) -> Int { ends[row].width }
+        func append(_ row: Int, to out: inout [UInt8]) { out.append(contentsOf: bytes[range(row)]) }
+
+        /// Adds to the line being made.
+        mutating func add(_ text: String) { add(text, prefix: .max) }
+
+        /// Adds the first `count` UTF-8 bytes of `text`.
+        mutating func add(_ text: String, prefix count: Int) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(count))) }
+        }
+        /// Ends the line being made, `width` cells wide.
+        mutating func end(width: Int) { ends.append((bytes.count, width)) }
+        /// A whole line.
+        mutating func line(_ text: String, width: Int) {
+            add(text)
+            end(width: width)
+        }
     }
 
-    private func block(_ column: Column, width: Int, shortIDs: [TaskID: String], deadlines: DeadlineFormatter) -> [Cell] {
+    private func block(_ column: Column, width: Int, shortIDs: [TaskID: String], deadlines: DeadlineFormatter) -> Lines {
+        var lines = Lines()
         let name = localizer.string(StateNames.key(column.state))
         let header = TerminalCells.truncate(
             localizer.plural(.listHeader, count: column.tasks.count, .text(name)), toWidth: width)
-        var cells = [
-            Cell(text: style.bold(header), width: TerminalCells.width(of: header)),
-            Cell(text: String(repeating: "─", count: width), width: width),
-        ]
+        lines.line(style.bold(header), width: TerminalCells.width(of: header))
+        lines.line(String(repeating: "─", count: width), width: width)
         if column.tasks.isEmpty {
             let empty = TerminalCells.truncate(localizer.string(.listEmptyColumn), toWidth: width)
-            cells.append(Cell(text: style.dim(empty), width: TerminalCells.width(of: empty)))
+            lines.line(style.dim(empty), width: TerminalCells.width(of: empty))
         }
         // Ids are hex digits and indents spaces: their lengths in bytes are
         // their widths in cells (String.count walks graphemes, per row).
@@ -93,8 +121,20 @@ struct BoardView {
         for task in column.tasks {
             let id = shortIDs[task.id] ?? task.id.hexPrefix(4)
             let idCells = id.utf8.count
-            let title = TerminalCells.fit(TextSafety.escaped(task.title), toWidth: max(1, width - idCells - 1))
-            cells.append(Cell(text: style.dim(id) + " " + title.text, width: idCells + 1 + title.width))
+            let title = TextSafety.escaped(task.title)
+            let room = max(1, width - idCells - 1)
+            lines.add(style.dim(id))
+            lines.add(" ")
+            // Cut where it lies, without making the cut title as a String.
+            if let fitted = TerminalCells.fitPrefix(title, toWidth: room) {
+                lines.add(title, prefix: fitted.kept)
+                if fitted.ellipsis { lines.add("…") }
+                lines.end(width: idCells + 1 + fitted.width)
+            } else {
+                let fitted = TerminalCells.fit(title, toWidth: room)
+                lines.add(fitted.text)
+                lines.end(width: idCells + 1 + fitted.width)
+            }
             let indentCells = min(idCells + 1, max(0, width - 4))
             let indent = indents[indentCells] ?? String(repeating: " ", count: indentCells)
             indents[indentCells] = indent
@@ -107,7 +147,9 @@ struct BoardView {
             if task.restored { marks.append(localizer.string(.listRestored)) }
             for mark in marks {
                 let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
-                cells.append(Cell(text: indent + style.red(text), width: indentCells + TerminalCells.width(of: text)))
+                lines.add(indent)
+                lines.add(style.red(text))
+                lines.end(width: indentCells + TerminalCells.width(of: text))
             }
             if let due = task.due {
                 let overdue = task.isOverdue(today: today)
@@ -120,10 +162,11 @@ struct BoardView {
                     label = deadlines.label(due, overdue: overdue, fitting: width - lead.utf8.count, today: today)
                 }
                 let text = TerminalCells.fit(label, toWidth: max(1, width - lead.utf8.count))
-                cells.append(
-                    Cell(text: lead + (overdue ? style.red(text.text) : text.text), width: lead.utf8.count + text.width))
+                lines.add(lead)
+                lines.add(overdue ? style.red(text.text) : text.text)
+                lines.end(width: lead.utf8.count + text.width)
             }
         }
-        return cells
+        return lines
     }
 }

@@ -113,6 +113,75 @@ public enum TerminalCells {
         return result + ellipsis
     }
 
+    /// How ``fit(_:toWidth:)`` cuts `text` with "…", when it is a prefix
+    /// of the text's bytes: the first `kept` UTF-8 bytes, then the ellipsis
+    /// if `ellipsis`, `width` cells in all; nil when only ``fit(_:toWidth:)``
+    /// can say (code points that join, or take no cells). For a caller that
+    /// writes bytes: no String is made.
+    public static func fitPrefix(_ text: String, toWidth limit: Int) -> (kept: Int, ellipsis: Bool, width: Int)? {
+        guard limit > 0 else { return (0, false, 0) }
+        let measured = text.utf8.withContiguousStorageIfAvailable { measure($0, limit: limit, ellipsisWidth: 1) }
+        return measured ?? nil
+    }
+
+    /// The bytes of `bytes` (valid UTF-8) that fit in `limit` cells: all
+    /// of them, or as many as fit in `limit - ellipsisWidth` and then the
+    /// ellipsis; nil when a code point may join its neighbour into one
+    /// character or takes no cells (cutting between code points would then
+    /// not be cutting between characters).
+    static func measure(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int, ellipsisWidth: Int) -> (
+        kept: Int, ellipsis: Bool, width: Int
+    )? {
+        var total = 0
+        var index = 0
+        var cut = -1
+        var widthAtCut = 0
+        let room = limit - ellipsisWidth
+        while index < bytes.count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                // Printable ASCII: one cell, joins nothing; a control character has no width.
+                guard lead >= 0x20, lead < 0x7F else { return nil }
+                if cut < 0, total + 1 > room { (cut, widthAtCut) = (index, total) }
+                total += 1
+                index += 1
+                continue
+            }
+            if lead >= 0xEA, lead <= 0xED, index + 2 < bytes.count {
+                // A Hangul syllable (U+AC00–U+D7A3): two cells, joins nothing.
+                let value =
+                    UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                if value >= 0xAC00, value <= 0xD7A3 {
+                    if cut < 0, total + 2 > room { (cut, widthAtCut) = (index, total) }
+                    total += 2
+                    index += 3
+                    continue
+                }
+            }
+            var value: UInt32
+            var size: Int
+            if lead < 0xE0 {
+                (value, size) = (UInt32(lead & 0x1F), 2)
+            } else if lead < 0xF0 {
+                (value, size) = (UInt32(lead & 0x0F), 3)
+            } else {
+                (value, size) = (UInt32(lead & 0x07), 4)
+            }
+            guard index + size <= bytes.count else { return nil }
+            for offset in 1..<size { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            let w = width(of: scalar)
+            if w == 0 || mayJoin(scalar) { return nil }
+            if cut < 0, total + w > room { (cut, widthAtCut) = (index, total) }
+            total += w
+            index += size
+        }
+        if total <= limit { return (bytes.count, false, total) }
+        guard room >= 0 else { return (0, false, 0) }
+        if cut < 0 { (cut, widthAtCut) = (bytes.count, total) }
+        return (cut, true, widthAtCut + ellipsisWidth)
+    }
+
     /// The fast path of ``truncate(_:toWidth:ellipsis:)`` for text in which
     /// every code point is its own grapheme cluster (no combining marks,
     /// joiners, selectors, conjoining jamo or regional indicators): cutting
@@ -126,49 +195,10 @@ public enum TerminalCells {
     static func fitByScalars(_ text: String, toWidth limit: Int, ellipsis: String) -> (text: String, width: Int)? {
         let ellipsisWidth = width(ofEllipsis: ellipsis)
         let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> (text: String, width: Int)?? in
-            // Decoded by hand from the bytes (valid UTF-8: a String's own).
-            var total = 0
-            var index = 0
-            var cut = -1
-            var widthAtCut = 0
-            let room = limit - ellipsisWidth
-            while index < bytes.count {
-                let lead = bytes[index]
-                if lead < 0x80 {
-                    // Printable ASCII: one cell, joins nothing; a control character has no width.
-                    guard lead >= 0x20, lead < 0x7F else { return .some(nil) }
-                    if cut < 0, total + 1 > room { (cut, widthAtCut) = (index, total) }
-                    total += 1
-                    index += 1
-                    continue
-                }
-                var value: UInt32
-                var size: Int
-                if lead < 0x80 {
-                    (value, size) = (UInt32(lead), 1)
-                } else if lead < 0xE0 {
-                    (value, size) = (UInt32(lead & 0x1F), 2)
-                } else if lead < 0xF0 {
-                    (value, size) = (UInt32(lead & 0x0F), 3)
-                } else {
-                    (value, size) = (UInt32(lead & 0x07), 4)
-                }
-                guard index + size <= bytes.count else { return .some(nil) }
-                if size > 1 {
-                    for offset in 1..<size { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-                }
-                guard let scalar = Unicode.Scalar(value) else { return .some(nil) }
-                let w = width(of: scalar)
-                if w == 0 || mayJoin(scalar) { return .some(nil) }
-                if cut < 0, total + w > room { (cut, widthAtCut) = (index, total) }
-                total += w
-                index += size
-            }
-            if total <= limit { return .some((text, total)) }
-            guard room >= 0 else { return .some(("", 0)) }
-            if cut < 0 { (cut, widthAtCut) = (bytes.count, total) }
-            let kept = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<cut]), as: UTF8.self)
-            return .some((kept + ellipsis, widthAtCut + ellipsisWidth))
+            guard let fitted = measure(bytes, limit: limit, ellipsisWidth: ellipsisWidth) else { return .some(nil) }
+            if fitted.kept == bytes.count, !fitted.ellipsis { return .some((text, fitted.width)) }
+            let kept = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<fitted.kept]), as: UTF8.self)
+            return .some((fitted.ellipsis ? kept + ellipsis : kept, fitted.width))
         }
         if let answered = fast { return answered ?? nil }
         var total = 0

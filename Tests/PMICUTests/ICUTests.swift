@@ -1,5 +1,6 @@
-import PMICU
 import Testing
+
+@testable import PMICU
 
 @Suite struct ICUTests {
     func medium(_ locale: String, _ millis: Double, time: Bool = false, zone: String = "UTC") -> String? {
@@ -70,6 +71,15 @@ import Testing
             let cut = TerminalCells.truncate(text, toWidth: limit)
             #expect(cut == expected, "\(text) at \(limit)")
             #expect(TerminalCells.fit(text, toWidth: limit) == (expected, TerminalCells.width(of: expected)))
+            // Cut as bytes where it can be: the same text, the same width.
+            if let prefix = TerminalCells.fitPrefix(text, toWidth: limit) {
+                let made = String(decoding: text.utf8.prefix(prefix.kept), as: UTF8.self) + (prefix.ellipsis ? "…" : "")
+                #expect(made == expected, "\(text) at \(limit)")
+                #expect(prefix.width == TerminalCells.width(of: expected))
+            } else {
+                // Only text with code points that join or take no cells goes the long way.
+                #expect(text.unicodeScalars.contains { TerminalCells.width(of: $0) == 0 || TerminalCells.mayJoin($0) })
+            }
         }
     }
 
