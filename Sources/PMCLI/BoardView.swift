@@ -136,8 +136,13 @@ struct BoardView {
                 lines.end(width: idCells + 1 + fitted.width)
             }
             let indentCells = min(idCells + 1, max(0, width - 4))
-            let indent = indents[indentCells] ?? String(repeating: " ", count: indentCells)
-            indents[indentCells] = indent
+            let indent: String
+            if let known = indents[indentCells] {
+                indent = known
+            } else {
+                indent = String(repeating: " ", count: indentCells)
+                indents[indentCells] = indent
+            }
             // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
             var marks: [String] = []
             if !task.conflicts.isEmpty {

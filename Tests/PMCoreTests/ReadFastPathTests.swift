@@ -268,3 +268,23 @@ extension ReadFastPathTests {
         }
     }
 }
+
+extension ReadFastPathTests {
+    /// Keys made of a text's first bytes order as the texts do wherever
+    /// they differ, and are equal only where the texts must decide.
+    @Test func textOrderKeysOrderAsTheirTexts() {
+        var random = SeededGenerator(seed: 3)
+        let pieces = ["2026-01-01T00:00:00.000Z", "2025", "é", "회", "\u{0}", "a", "", "2026-01-01T00:00:00.000Z9"]
+        for _ in 0..<2000 {
+            let a = (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let b = (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            guard let x = TextOrderKey(a), let y = TextOrderKey(b) else {
+                // Only ASCII has a key: elsewhere String's order is not the bytes'.
+                #expect(!a.utf8.allSatisfy { $0 < 0x80 } || !b.utf8.allSatisfy { $0 < 0x80 })
+                continue
+            }
+            if x != y { #expect((x < y) == (a < b), "\(a) \(b)") }
+            if a == b { #expect(x == y) }
+        }
+    }
+}

@@ -35,7 +35,7 @@ public struct BoardTask: Equatable, Sendable {
     }
 
     public var title: String {
-        get { box.shown.title }
+        get { stored?.shown.title ?? box.shown.title }
         set { change { $0.title = newValue } }
     }
     public var body: String {
@@ -43,38 +43,38 @@ public struct BoardTask: Equatable, Sendable {
         set { change { $0.body = newValue } }
     }
     public var state: TaskState {
-        get { box.shown.state }
+        get { stored?.shown.state ?? box.shown.state }
         set { change { $0.state = newValue } }
     }
     /// The deadline, a calendar date; nil for none.
     public var due: CivilDate? {
-        get { box.shown.due }
+        get { stored?.shown.due ?? box.shown.due }
         set { change { $0.due = newValue } }
     }
     /// ISO 8601 UTC, as stored.
     public var createdAt: String {
-        get { box.shown.createdAt }
+        get { stored?.shown.createdAt ?? box.shown.createdAt }
         set { change { $0.createdAt = newValue } }
     }
     /// ISO 8601 UTC, as stored; changes with every edit or move.
     public var updatedAt: String {
-        get { box.shown.updatedAt }
+        get { stored?.shown.updatedAt ?? box.shown.updatedAt }
         set { change { $0.updatedAt = newValue } }
     }
     /// Fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue] {
-        get { box.shown.unknownFields }
+        get { stored?.shown.unknownFields ?? box.shown.unknownFields }
         set { change { $0.unknownFields = newValue } }
     }
     /// Field → the values concurrent changes wrote that are not shown, until
     /// someone picks one (DESIGN.md §9). Empty when there is no conflict.
     public var conflicts: [String: [JSONValue]] {
-        get { box.shown.conflicts }
+        get { stored?.shown.conflicts ?? box.shown.conflicts }
         set { change { $0.conflicts = newValue } }
     }
     /// Deleted by someone who had not seen a change to it, and so kept (§9).
     public var restored: Bool {
-        get { box.shown.restored }
+        get { stored?.shown.restored ?? box.shown.restored }
         set { change { $0.restored = newValue } }
     }
     /// Field → the changes whose values it holds now: the one shown and one
@@ -94,7 +94,7 @@ public struct BoardTask: Equatable, Sendable {
     /// False for a task read from a board file written before heads were
     /// kept: only a fold from the log knows them.
     public var tracked: Bool {
-        get { box.shown.tracked }
+        get { stored?.shown.tracked ?? box.shown.tracked }
         set { change { $0.tracked = newValue } }
     }
 
@@ -189,9 +189,13 @@ public struct BoardTask: Equatable, Sendable {
         // re-reading their fields at every comparison cost more than the rest.
         let days = tasks.map { $0.due?.daysSince1970 ?? Int.max }
         let created = tasks.map(\.createdAt)
+        // The creation times' first 24 bytes as integers, in the order of
+        // their text: compared without walking Strings, which only break a tie.
+        let keys = created.map(TextOrderKey.init)
         var indices = Array(tasks.indices)
         indices.sort { a, b in
             if days[a] != days[b] { return days[a] < days[b] }
+            if let x = keys[a], let y = keys[b], x != y { return x < y }
             return created[a] != created[b] ? created[a] < created[b] : tasks[a].id < tasks[b].id
         }
         return indices.map { tasks[$0] }
@@ -264,4 +268,29 @@ public struct HistoryEvent: Equatable, Sendable {
         self.to = to
         self.changes = changes
     }
+}
+
+/// The first 24 bytes of an ASCII text as three big-endian words,
+/// zero-padded: two keys that differ order as their texts do (for ASCII,
+/// String's order is the bytes'); equal keys say nothing (a longer text, or
+/// one with NUL bytes), and the texts decide. Nil for any other text, whose
+/// order is Unicode's, not its bytes'.
+struct TextOrderKey: Comparable {
+    private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+    init?(_ text: String) {
+        var text = text
+        guard text.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) else { return nil }
+        words = text.withUTF8 { bytes in
+            func word(_ start: Int) -> UInt64 {
+                var word: UInt64 = 0
+                for offset in start..<(start + 8) { word = word << 8 | UInt64(offset < bytes.count ? bytes[offset] : 0) }
+                return word
+            }
+            return (word(0), word(8), word(16))
+        }
+    }
+
+    static func == (a: TextOrderKey, b: TextOrderKey) -> Bool { a.words == b.words }
+    static func < (a: TextOrderKey, b: TextOrderKey) -> Bool { a.words < b.words }
 }
