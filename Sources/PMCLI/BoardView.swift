@@ -21,7 +21,7 @@ struct BoardView {
     }
 
     /// The board's lines, as UTF-8, each ended by a newline.
-    func render(_ columns: [Column], shortIDs: [TaskID: String], total: Int, overdue: Int) -> [UInt8] {
+    func render(_ columns: [Column], shortIDs: ShortIDs, total: Int, overdue: Int) -> [UInt8] {
         let deadlines = DeadlineFormatter(locale: style.formatLocale, localizer: localizer)
         let columnWidth = (width - Self.gap.count * (columns.count - 1)) / max(columns.count, 1)
         // Written as bytes, row by row, from each column's lines as bytes:
@@ -104,7 +104,7 @@ struct BoardView {
         }
     }
 
-    private func block(_ column: Column, width: Int, shortIDs: [TaskID: String], deadlines: DeadlineFormatter) -> Lines {
+    private func block(_ column: Column, width: Int, shortIDs: ShortIDs, deadlines: DeadlineFormatter) -> Lines {
         var lines = Lines()
         let name = localizer.string(StateNames.key(column.state))
         let header = TerminalCells.truncate(

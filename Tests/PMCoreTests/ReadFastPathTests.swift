@@ -227,6 +227,10 @@ extension ReadFastPathTests {
         let bytes = BoardEncoder.encode(try usualBoard())
         let full = try BoardDecoder.decode(bytes, path: "b.json")
         let lazy = try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true)
+        // Each field read first on its own, while the rest is still unread.
+        #expect(
+            try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true).tasks.map(\.updatedAt) == full.tasks.map(\.updatedAt))
+        #expect(try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true).tasks.map(\.body) == full.tasks.map(\.body))
         #expect(lazy.tasks == full.tasks)
         #expect(lazy.tasks.map(\.heads) == full.tasks.map(\.heads))
         #expect(lazy.tasks.map(\.live) == full.tasks.map(\.live))
@@ -285,6 +289,23 @@ extension ReadFastPathTests {
             }
             if x != y { #expect((x < y) == (a < b), "\(a) \(b)") }
             if a == b { #expect(x == y) }
+        }
+    }
+}
+
+extension ReadFastPathTests {
+    /// A time of the last change left unread is still checked as it is
+    /// skipped: a control character or a broken escape refuses the board.
+    @Test func anUnreadTimeOfTheLastChangeIsStillChecked() throws {
+        let text = String(decoding: BoardEncoder.encode(try usualBoard()), as: UTF8.self)
+        // An escape is well formed JSON: left unread, it decodes as the full reader reads it.
+        let escaped = Array(text.replacingOccurrences(of: "\"updatedAt\": \"2026", with: "\"updatedAt\": \"\\u0032026").utf8)
+        let lazy = try BoardDecoder.decode(escaped, path: "b.json", lazyHeads: true)
+        #expect(lazy.tasks.map(\.updatedAt) == (try BoardDecoder.decode(escaped, path: "b.json")).tasks.map(\.updatedAt))
+        #expect(lazy.tasks.first?.updatedAt.hasPrefix("2026") == true)
+        for broken in ["\"updatedAt\": \"20\u{1}26", "\"updatedAt\": \"\\uZZ2026"] {
+            let bytes = Array(text.replacingOccurrences(of: "\"updatedAt\": \"2026", with: broken).utf8)
+            #expect(throws: PMError.self) { try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true) }
         }
     }
 }

@@ -60,8 +60,31 @@ import Testing
         let short2 = TaskLookup.shortIDs(for: board2.tasks)
         #expect(short2[try #require(TaskID(a))] == "3f2a9c1")
         #expect(TaskLookup.shortID(of: try #require(TaskID(a)), among: board2.tasks) == "3f2a9c1")
-        for (id, prefix) in short2 {
-            #expect(try TaskLookup.find(prefix, in: board2).id == id)
+        for task in board2.tasks {
+            #expect(try TaskLookup.find(try #require(short2[task.id]), in: board2).id == task.id)
+        }
+        #expect(short2[try #require(TaskID(c))] == nil)
+    }
+
+    /// Looked up by bisection, each short id is the one computed for that
+    /// task alone, among ids that share long prefixes.
+    @Test func everyShortIdIsTheOneComputedForItsTaskAlone() throws {
+        var random = SeededGenerator(seed: 5)
+        for count in [0, 1, 2, 7, 60] {
+            let texts = (0..<count).map { _ in
+                let digits = (0..<32).map { place in
+                    // Few choices early on: long shared prefixes.
+                    String(Int.random(in: 0..<(place < 6 ? 2 : 16), using: &random), radix: 16)
+                }.joined()
+                let d = Array(digits)
+                return
+                    "\(String(d[0..<8]))-\(String(d[8..<12]))-\(String(d[12..<16]))-\(String(d[16..<20]))-\(String(d[20..<32]))"
+            }
+            let board = try self.board(Array(Set(texts)))
+            let short = TaskLookup.shortIDs(for: board.tasks)
+            for task in board.tasks {
+                #expect(short[task.id] == TaskLookup.shortID(of: task.id, among: board.tasks))
+            }
         }
     }
 }

@@ -58,7 +58,7 @@ public struct BoardTask: Equatable, Sendable {
     }
     /// ISO 8601 UTC, as stored; changes with every edit or move.
     public var updatedAt: String {
-        get { stored?.shown.updatedAt ?? box.shown.updatedAt }
+        get { box.updatedAt }
         set { change { $0.updatedAt = newValue } }
     }
     /// Fields written by a newer pm, kept as they are.
@@ -155,6 +155,9 @@ public struct BoardTask: Equatable, Sendable {
 
     /// Leaves the body as read, decoded when first used.
     func decodeBodyLater(_ body: LazyText) { box.decodeBodyLater(body) }
+
+    /// Leaves the time of the last change as read, decoded when first used.
+    func decodeUpdatedAtLater(_ text: LazyText) { box.decodeUpdatedAtLater(text) }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
         if stored == nil { (stored, file) = (box, nil) }

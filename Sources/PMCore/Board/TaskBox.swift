@@ -11,13 +11,16 @@ final class TaskBox: @unchecked Sendable {
     private var unreadHeads: LazyHeads?
     /// Where the body's JSON string is, while it is unread (`stored.body` is then empty).
     private var unreadBody: LazyText?
+    /// The same for the time of the last change, which a list never shows.
+    private var unreadUpdatedAt: LazyText?
 
     init(_ fields: BoardTask.Fields) {
         stored = fields
     }
 
-    /// The fields but the body, which may still be unread (empty here), and
-    /// the heads and live changes, which may be too: for every field but those.
+    /// The fields but the body and the time of the last change, which may
+    /// still be unread (empty here), and the heads and live changes, which
+    /// may be too: for every field but those.
     var shown: BoardTask.Fields {
         _read { yield stored }
     }
@@ -28,18 +31,39 @@ final class TaskBox: @unchecked Sendable {
         return stored.body
     }
 
+    /// The time of the last change, decoded the first time it is read.
+    var updatedAt: String {
+        if unreadUpdatedAt != nil { decodeUpdatedAt() }
+        return stored.updatedAt
+    }
+
     /// The fields, the body, heads and live changes decoded.
     var allFields: BoardTask.Fields {
         _read {
-            if unreadBody != nil { decodeBody() }
-            if unreadHeads != nil { decodeHeads() }
+            decodeAll()
             yield stored
         }
         _modify {
-            if unreadBody != nil { decodeBody() }
-            if unreadHeads != nil { decodeHeads() }
+            decodeAll()
             yield &stored
         }
+    }
+
+    private func decodeAll() {
+        if unreadBody != nil { decodeBody() }
+        if unreadUpdatedAt != nil { decodeUpdatedAt() }
+        if unreadHeads != nil { decodeHeads() }
+    }
+
+    /// Leaves the time of the last change as read until first read.
+    func decodeUpdatedAtLater(_ text: LazyText) {
+        unreadUpdatedAt = text
+    }
+
+    private func decodeUpdatedAt() {
+        guard let unreadUpdatedAt else { return }
+        self.unreadUpdatedAt = nil
+        stored.updatedAt = unreadUpdatedAt.decode()
     }
 
     /// Leaves the body as read (a checked JSON string) until first read: a
@@ -63,6 +87,7 @@ final class TaskBox: @unchecked Sendable {
         guard let unreadHeads else { return }
         // The heads of a board from before heads were kept are its shown values, the body among them.
         if unreadBody != nil { decodeBody() }
+        if unreadUpdatedAt != nil { decodeUpdatedAt() }
         self.unreadHeads = nil
         let known = BoardTask(id: TaskID(high: 0, low: 0), fields: stored)
         if let (heads, live) = unreadHeads.decode(shown: { LegacyMigration.contentValue($0, of: known) }) {

@@ -26,19 +26,7 @@ public enum TaskLookup {
     }
 
     /// For every task, the shortest prefix of its id (at least 4 digits) that no other task shares.
-    public static func shortIDs(for tasks: [BoardTask]) -> [TaskID: String] {
-        let ids = tasks.map(\.id).sorted()
-        var result: [TaskID: String] = [:]
-        result.reserveCapacity(tasks.count)
-        for (position, id) in ids.enumerated() {
-            var length = minimumPrefix
-            for neighbour in [position - 1, position + 1] where neighbour >= 0 && neighbour < ids.count {
-                length = max(length, min(id.commonHexDigits(with: ids[neighbour]) + 1, 32))
-            }
-            result[id] = id.hexPrefix(length)
-        }
-        return result
-    }
+    public static func shortIDs(for tasks: [BoardTask]) -> ShortIDs { ShortIDs(tasks) }
 
     /// The short id of one task: the shortest prefix (4+) no other task shares.
     public static func shortID(of id: TaskID, among tasks: [BoardTask]) -> String {
@@ -50,5 +38,38 @@ public enum TaskLookup {
             }
         }
         return id.hexPrefix(length)
+    }
+}
+
+/// Every task's short id (``TaskLookup/shortIDs(for:)``): the ids in order,
+/// each with the digits it needs, looked up by bisection. A dictionary of
+/// Strings hashed every id twice and made a String each, for each `pm list`.
+public struct ShortIDs: Sendable {
+    private let ids: [TaskID]
+    private let lengths: [UInt8]
+
+    init(_ tasks: [BoardTask]) {
+        let ids = tasks.map(\.id).sorted()
+        self.ids = ids
+        lengths = ids.indices.map { position in
+            var length = TaskLookup.minimumPrefix
+            if position > 0 { length = max(length, min(ids[position].commonHexDigits(with: ids[position - 1]) + 1, 32)) }
+            if position + 1 < ids.count {
+                length = max(length, min(ids[position].commonHexDigits(with: ids[position + 1]) + 1, 32))
+            }
+            return UInt8(length)
+        }
+    }
+
+    /// The short id of `id`, or nil when it is not one of the tasks.
+    public subscript(id: TaskID) -> String? {
+        var low = 0
+        var high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        guard low < ids.count, ids[low] == id else { return nil }
+        return id.hexPrefix(Int(lengths[low]))
     }
 }

@@ -62,14 +62,19 @@ extension BoardDecoder {
         try literal(&reader, ",\n      \"title\": ")
         let title = try plainString(&reader)
         try literal(&reader, ",\n      \"updatedAt\": ")
-        let updatedAt = try plainString(&reader)
+        // Checked here (a string, no control characters, escapes well
+        // formed), made into a String only if read: a list never shows it.
+        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\"") else { throw GiveWay() }
+        let updatedAt = reader.index
+        _ = try reader.skipString()
         try literal(&reader, "\n    }")
         let task = BoardTask(
             id: id,
             fields: BoardTask.Fields(
-                title: title, body: "", state: state, due: due, createdAt: createdAt, updatedAt: updatedAt,
+                title: title, body: "", state: state, due: due, createdAt: createdAt, updatedAt: "",
                 unknownFields: [:], conflicts: [:], restored: false))
         task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt))
+        task.decodeUpdatedAtLater(LazyText(bytes: lazy, at: updatedAt))
         task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsAt, liveAt: liveAt))
         return task
     }
