@@ -60,11 +60,7 @@ final class TaskBox: @unchecked Sendable {
         unreadUpdatedAt = text
     }
 
-    private func decodeUpdatedAt() {
-        guard let unreadUpdatedAt else { return }
-        self.unreadUpdatedAt = nil
-        stored.updatedAt = unreadUpdatedAt.decode()
-    }
+    private func decodeUpdatedAt() { decode(\.unreadUpdatedAt, into: \.updatedAt) }
 
     /// Leaves the body as read (a checked JSON string) until first read: a
     /// list or a board on the screen never shows it.
@@ -72,10 +68,15 @@ final class TaskBox: @unchecked Sendable {
         unreadBody = body
     }
 
-    private func decodeBody() {
-        guard let unreadBody else { return }
-        self.unreadBody = nil
-        stored.body = unreadBody.decode()
+    private func decodeBody() { decode(\.unreadBody, into: \.body) }
+
+    /// Decodes a text left unread into its field, once.
+    private func decode(
+        _ unread: ReferenceWritableKeyPath<TaskBox, LazyText?>, into field: WritableKeyPath<BoardTask.Fields, String>
+    ) {
+        guard let text = self[keyPath: unread] else { return }
+        self[keyPath: unread] = nil
+        stored[keyPath: field] = text.decode()
     }
 
     /// Leaves the heads and live changes as text until first read.

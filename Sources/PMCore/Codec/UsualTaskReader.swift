@@ -20,9 +20,7 @@ extension BoardDecoder {
 
     private static func readUsualFields(_ reader: inout JSONReader, lazy: [UInt8]) throws -> BoardTask {
         try literal(&reader, "{\n      \"body\": ")
-        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\"") else { throw GiveWay() }
-        let bodyAt = reader.index
-        _ = try reader.skipString()
+        let bodyAt = try skippedString(&reader)
         try literal(&reader, ",\n      \"createdAt\": ")
         let createdAt = try plainString(&reader)
         try literal(&reader, ",\n      \"due\": ")
@@ -37,17 +35,11 @@ extension BoardDecoder {
             reader.index = at + 12
         }
         try literal(&reader, ",\n      \"heads\": ")
-        let headsAt = reader.index
-        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{"),
-            reader.skipIDListsFast()
-        else { throw GiveWay() }
+        let headsAt = try idLists(&reader, opening: "{")
         try literal(&reader, ",\n      \"id\": ")
         let id = try readID(&reader, field: "id")
         try literal(&reader, ",\n      \"live\": ")
-        let liveAt = reader.index
-        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "["),
-            reader.skipIDListsFast()
-        else { throw GiveWay() }
+        let liveAt = try idLists(&reader, opening: "[")
         try literal(&reader, ",\n      \"state\": ")
         let state: TaskState
         if consume(&reader, "\"todo\"") {
@@ -64,9 +56,7 @@ extension BoardDecoder {
         try literal(&reader, ",\n      \"updatedAt\": ")
         // Checked here (a string, no control characters, escapes well
         // formed), made into a String only if read: a list never shows it.
-        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\"") else { throw GiveWay() }
-        let updatedAt = reader.index
-        _ = try reader.skipString()
+        let updatedAt = try skippedString(&reader)
         try literal(&reader, "\n    }")
         let task = BoardTask(
             id: id,
@@ -77,6 +67,23 @@ extension BoardDecoder {
         task.decodeUpdatedAtLater(LazyText(bytes: lazy, at: updatedAt))
         task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsAt, liveAt: liveAt))
         return task
+    }
+
+    /// Skips heads (`{`) or live changes (`[`) in pm's own form; where they start.
+    private static func idLists(_ reader: inout JSONReader, opening: Unicode.Scalar) throws -> Int {
+        let start = reader.index
+        guard start < reader.bytes.count, reader.bytes[start] == UInt8(ascii: opening), reader.skipIDListsFast() else {
+            throw GiveWay()
+        }
+        return start
+    }
+
+    /// Where a string value starts, skipped and checked but not made.
+    private static func skippedString(_ reader: inout JSONReader) throws -> Int {
+        let start = reader.index
+        guard start < reader.bytes.count, reader.bytes[start] == UInt8(ascii: "\"") else { throw GiveWay() }
+        _ = try reader.skipString()
+        return start
     }
 
     /// A string value (escapes allowed, as the full reader reads them).
