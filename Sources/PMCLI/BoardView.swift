@@ -95,6 +95,9 @@ struct BoardView {
             var text = text
             text.withUTF8 { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(count))) }
         }
+        /// Adds the first `digits` hex digits of `id`.
+        mutating func addHexPrefix(of id: TaskID, _ digits: Int) { id.appendHexPrefix(digits, to: &bytes) }
+
         /// Ends the line being made, `width` cells wide.
         mutating func end(width: Int) { ends.append((bytes.count, width)) }
         /// A whole line.
@@ -118,12 +121,15 @@ struct BoardView {
         // Ids are hex digits and indents spaces: their lengths in bytes are
         // their widths in cells (String.count walks graphemes, per row).
         var indents: [Int: String] = [:]
+        let dim = style.dimCodes
         for task in column.tasks {
-            let id = shortIDs[task.id] ?? task.id.hexPrefix(4)
-            let idCells = id.utf8.count
+            let idCells = shortIDs.digits(of: task.id) ?? TaskLookup.minimumPrefix
             let title = TextSafety.escaped(task.title)
             let room = max(1, width - idCells - 1)
-            lines.add(style.dim(id))
+            // The id written as hex digits where it goes, dimmed when in colour.
+            if !dim.start.isEmpty { lines.add(dim.start) }
+            lines.addHexPrefix(of: task.id, idCells)
+            if !dim.end.isEmpty { lines.add(dim.end) }
             lines.add(" ")
             // Cut where it lies, without making the cut title as a String.
             if let fitted = TerminalCells.fitPrefix(title, toWidth: room) {

@@ -11,7 +11,9 @@ struct TextStyle {
 
     func red(_ text: String) -> String { color ? "\u{1B}[31m" + text + "\u{1B}[0m" : text }
     func bold(_ text: String) -> String { color ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
-    func dim(_ text: String) -> String { color ? "\u{1B}[2m" + text + "\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { color ? dimCodes.start + text + dimCodes.end : text }
+    /// What ``dim(_:)`` puts around a text: nothing without colour.
+    var dimCodes: (start: String, end: String) { color ? ("\u{1B}[2m", "\u{1B}[0m") : ("", "") }
 
     /// A deadline in ICU's medium style: `Jan 15, 2020`, `15 janv. 2020`, `2020. 1. 15.`.
     func date(_ date: CivilDate) -> String {

@@ -21,7 +21,9 @@ public enum TextSafety {
     @inlinable
     public static func mayBeUnsafe(_ text: String) -> Bool {
         let scanned = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == 0x7F || (byte >= 0xC2 && unsafeLeadBytes.contains(byte)) {
+            // The lead bytes compared one by one: ``unsafeLeadBytes`` is a
+            // global, checked for its first use on every byte read.
+            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 {
                 return true
             }
             return false

@@ -134,3 +134,18 @@ import Testing
         #expect(ICUNormalizer.decomposed(long).unicodeScalars.count == 15_000)
     }
 }
+
+/// The quick scan for unsafe characters never misses one.
+@Suite struct TextSafetyScanTests {
+    @Test func everyUnsafeCharacterIsCaughtByTheQuickScanAndItsLeadByteIsListed() {
+        // Every code point below U+3000 (all the unsafe ones are there), and a few beyond.
+        let scalars = (0..<0x3000).compactMap(Unicode.Scalar.init) + ["한", "😀", "\u{FEFF}"]
+        for scalar in scalars where TextSafety.isUnsafe(scalar) {
+            let text = "a" + String(scalar) + "b"
+            #expect(TextSafety.mayBeUnsafe(text), "\(scalar.value)")
+            if scalar.value >= 0x80 { #expect(TextSafety.unsafeLeadBytes.contains(Array(String(scalar).utf8)[0])) }
+            #expect(TextSafety.escaped(text) != text)
+        }
+        #expect(!TextSafety.mayBeUnsafe("plain 한국어 équipe"))
+    }
+}

@@ -17,6 +17,7 @@ public final class DeadlineFormatter {
         var width: Int
     }
     private var fittingCache: [Fitting: String] = [:]
+    private var last: (key: Fitting, label: String)?
 
     public init(locale: String, localizer: Localizer) {
         formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC")
@@ -36,9 +37,16 @@ public final class DeadlineFormatter {
     /// same words, else the compact date alone; overdue always says so.
     public func label(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
         let key = Fitting(date: date, overdue: isOverdue, width: width)
-        if let cached = fittingCache[key] { return cached }
-        let label = makeLabel(date, overdue: isOverdue, fitting: width, today: today)
-        fittingCache[key] = label
+        // Cards come in deadline order: the label just made is most often the one asked for.
+        if let last, last.key == key { return last.label }
+        let label: String
+        if let cached = fittingCache[key] {
+            label = cached
+        } else {
+            label = makeLabel(date, overdue: isOverdue, fitting: width, today: today)
+            fittingCache[key] = label
+        }
+        last = (key, label)
         return label
     }
 

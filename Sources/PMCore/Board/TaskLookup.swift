@@ -62,7 +62,10 @@ public struct ShortIDs: Sendable {
     }
 
     /// The short id of `id`, or nil when it is not one of the tasks.
-    public subscript(id: TaskID) -> String? {
+    public subscript(id: TaskID) -> String? { digits(of: id).map(id.hexPrefix) }
+
+    /// How many hex digits the short id of `id` has, or nil when it is not one of the tasks.
+    public func digits(of id: TaskID) -> Int? {
         var low = 0
         var high = ids.count
         while low < high {
@@ -70,6 +73,6 @@ public struct ShortIDs: Sendable {
             if ids[middle] < id { low = middle + 1 } else { high = middle }
         }
         guard low < ids.count, ids[low] == id else { return nil }
-        return id.hexPrefix(Int(lengths[low]))
+        return Int(lengths[low])
     }
 }

@@ -156,4 +156,9 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
             return count
         }
     }
+
+    /// The first `length` hex digits (at most 32), written at the end of `bytes`.
+    public func appendHexPrefix(_ length: Int, to bytes: inout [UInt8]) {
+        for index in 0..<min(max(length, 0), 32) { bytes.append(Self.hex[nibble(index)]) }
+    }
 }
