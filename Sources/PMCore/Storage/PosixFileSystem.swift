@@ -65,12 +65,12 @@ public struct PosixFileSystem: FileSystem {
     /// `pm list`. Only a hint (Linux 5.14 and later); where refused, the
     /// pages come one fault at a time as before.
     static func prefault(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
-        let page = 4096
+        let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
         guard buffer.count >= 64 * page, let base = buffer.baseAddress else { return }
         let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
         let end = (Int(bitPattern: base) + buffer.count) & ~(page - 1)
         guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(pointer, end - start, 23)  // MADV_POPULATE_WRITE
+        _ = madvise(pointer, end - start, MADV_POPULATE_WRITE)
     }
 
     private func readRegular(_ path: String, flags: Int32) throws -> [UInt8] {

@@ -1,0 +1,167 @@
+/// One task of a board file, read in full: every key in any order, every
+/// spelling JSON allows, and each field checked (``BoardDecoder``). The
+/// layout pm writes takes the shortcut in ``BoardDecoder/readUsualTask(_:lazy:)``
+/// first.
+extension BoardDecoder {
+    /// A task's keys, in the order ``readTask(_:)`` numbers them.
+    fileprivate static let taskKeys = KnownKeys([
+        "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored", "heads", "live",
+    ])
+
+    /// - Parameter lazy: the bytes the reader reads, to keep the heads and
+    ///   live changes in as text (checked JSON) until first read.
+    static func readTask(_ reader: inout JSONReader, lazy: [UInt8]? = nil) throws -> BoardTask {
+        if let lazy, let task = readUsualTask(&reader, lazy: lazy) { return task }
+        var id: TaskID?
+        var title: String?
+        var body = ""
+        var state: TaskState?
+        var due: CivilDate?
+        var createdAt: String?
+        var updatedAt: String?
+        var unknown: [String: JSONValue] = [:]
+        var conflicts: [String: [JSONValue]] = [:]
+        var restored = false
+        var headsStart: JSONReader?
+        var live: [TaskID]?
+        var liveRange: Range<Int>?
+        var bodyAt: Int?
+        let start = reader.index
+        try reader.readObject(known: taskKeys) { known, key, reader in
+            switch known {
+            case 0: id = try readID(&reader, field: key)
+            case 1: title = try readString(&reader, field: key)
+            case 2:
+                if lazy == nil {
+                    body = try readString(&reader, field: key)
+                } else {
+                    // Checked here, made into a String only if read.
+                    _ = try reader.peek()
+                    guard reader.bytes[reader.index] == UInt8(ascii: "\"") else {
+                        throw JSONReader.Failure(offset: reader.index, reason: .field(key))
+                    }
+                    bodyAt = reader.index
+                    _ = try reader.skipString()
+                }
+            case 3: state = try readState(&reader, field: key)
+            case 4:
+                if try !reader.readNullIfPresent() {
+                    let valueStart = reader.index
+                    // The usual form, read where it lies: ten plain bytes between quotes.
+                    if valueStart + 12 <= reader.bytes.count, reader.bytes[valueStart] == UInt8(ascii: "\""),
+                        reader.bytes[valueStart + 11] == UInt8(ascii: "\""),
+                        let date = CivilDate(
+                            isoUTF8: UnsafeBufferPointer(rebasing: reader.bytes[(valueStart + 1)..<(valueStart + 11)]))
+                    {
+                        due = date
+                        reader.index = valueStart + 12
+                        return
+                    }
+                    guard let date = CivilDate(iso: try readString(&reader, field: key)) else {
+                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                    }
+                    due = date
+                }
+            case 5: createdAt = try readString(&reader, field: key)
+            case 6: updatedAt = try readString(&reader, field: key)
+            case 7:
+                let valueStart = reader.index
+                guard case .object(let members) = try reader.readValue() else {
+                    throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                }
+                for (name, value) in members {
+                    guard case .array(let values) = value else {
+                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                    }
+                    if !values.isEmpty { conflicts[name] = values }
+                }
+            case 8:
+                let valueStart = reader.index
+                guard case .bool(let flag) = try reader.readValue() else {
+                    throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                }
+                restored = flag
+            case 9:
+                // Read once every field is known: a bare id holds the shown value.
+                _ = try reader.peek()
+                headsStart = reader
+                if lazy == nil {
+                    _ = try reader.readValue()
+                } else {
+                    guard try reader.peek() == UInt8(ascii: "{") else {
+                        throw JSONReader.Failure(offset: reader.index, reason: .field(key))
+                    }
+                    if !reader.skipIDListsFast() { try reader.skipValueFast() }
+                }
+            case 10:
+                if lazy == nil {
+                    live = try readIDs(&reader, field: key)
+                } else {
+                    _ = try reader.peek()
+                    let valueStart = reader.index
+                    guard try reader.peek() == UInt8(ascii: "[") else {
+                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
+                    }
+                    if !reader.skipIDListsFast() { try reader.skipValueFast() }
+                    liveRange = valueStart..<reader.index
+                }
+            default: unknown[key] = try reader.readValue()
+            }
+        }
+        guard let id else { throw JSONReader.Failure(offset: start, reason: .field("id")) }
+        guard let title else { throw JSONReader.Failure(offset: start, reason: .field("title")) }
+        guard let state else { throw JSONReader.Failure(offset: start, reason: .field("state")) }
+        guard let createdAt else { throw JSONReader.Failure(offset: start, reason: .field("createdAt")) }
+        // Made whole, not set field by field: each set is a copy-on-write check.
+        var task = BoardTask(
+            id: id,
+            fields: BoardTask.Fields(
+                title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt ?? createdAt,
+                unknownFields: unknown, conflicts: conflicts, restored: restored))
+        if let lazy, let bodyAt { task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt)) }
+        if let lazy, let headsStart, let liveRange {
+            task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsStart.index, liveAt: liveRange.lowerBound))
+        } else if var headsReader = headsStart, let live {
+            let known = task
+            task.heads = try readHeads(&headsReader, field: "heads") { LegacyMigration.contentValue($0, of: known) }
+            task.live = live
+        } else {
+            task.tracked = false
+        }
+        return task
+    }
+
+    // MARK: Fields
+
+    static func readString(_ reader: inout JSONReader, field: String) throws -> String {
+        let start = reader.index
+        guard try reader.peek() == UInt8(ascii: "\"") else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
+        return try reader.readString()
+    }
+
+    static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {
+        _ = try reader.peek()
+        let start = reader.index
+        // The usual form: 36 plain bytes between quotes, read where they lie.
+        if start + 38 <= reader.bytes.count, reader.bytes[start] == UInt8(ascii: "\""),
+            reader.bytes[start + 37] == UInt8(ascii: "\""),
+            let id = TaskID(utf8: UnsafeBufferPointer(rebasing: reader.bytes[(start + 1)..<(start + 37)]))
+        {
+            reader.index = start + 38
+            return id
+        }
+        guard let id = TaskID(try readString(&reader, field: field)) else {
+            throw JSONReader.Failure(offset: start, reason: .field(field))
+        }
+        return id
+    }
+
+    static func readState(_ reader: inout JSONReader, field: String) throws -> TaskState {
+        _ = try reader.peek()
+        let start = reader.index
+        guard let state = TaskState(rawValue: try readString(&reader, field: field)) else {
+            throw JSONReader.Failure(offset: start, reason: .field(field))
+        }
+        return state
+    }
+}
