@@ -1,3 +1,5 @@
+import PMCore
+
 /// One input event of the interactive board, decoded from the terminal's
 /// bytes (DESIGN.md §11). Pure: the driver reads bytes, ``KeyDecoder`` turns
 /// them into keys, the reducer turns keys into a new state.
@@ -52,7 +54,7 @@ public struct KeyDecoder: Sendable {
             if pasting != nil {
                 // Inside a paste: everything up to ESC [ 2 0 1 ~ is text.
                 let end: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]
-                if let found = Self.find(end, in: pending, from: index) {
+                if let found = pending.firstOffset(of: end, from: index) {
                     pasting! += pending[index..<found]
                     keys.append(.paste(String(decoding: pasting!, as: UTF8.self)))
                     pasting = nil
@@ -82,14 +84,6 @@ public struct KeyDecoder: Sendable {
         guard pending == [0x1B] else { return [] }
         pending = []
         return [.escape]
-    }
-
-    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
-        for index in start...(bytes.count - needle.count) where bytes[index..<(index + needle.count)].elementsEqual(needle) {
-            return index
-        }
-        return nil
     }
 
     /// One key at `index`: the key (nil for a sequence to drop) and bytes

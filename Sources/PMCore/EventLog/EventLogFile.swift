@@ -263,7 +263,7 @@ public struct EventLogFile: Sendable {
             // Overlap chunks by the needle's length so no match is cut in two.
             let end = min(size, position + Self.chunk + needle.count)
             let piece = try systemCall { try fileSystem.read(descriptor, at: position, count: end - position) }
-            if Self.find(needle, in: piece) { return true }
+            if piece.firstOffset(of: needle) != nil { return true }
             position += Self.chunk
         }
         return false
@@ -282,18 +282,8 @@ public struct EventLogFile: Sendable {
             let from = max(0, position - Self.chunk)
             let end = min(try checkedSize(descriptor), position + needle.count)
             let piece = try systemCall { try fileSystem.read(descriptor, at: from, count: end - from) }
-            if Self.find(needle, in: piece) { return true }
+            if piece.firstOffset(of: needle) != nil { return true }
             position = from
-        }
-        return false
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        var start = 0
-        while let first = haystack[start...].firstIndex(of: needle[0]), first + needle.count <= haystack.count {
-            if haystack[first..<(first + needle.count)].elementsEqual(needle) { return true }
-            start = first + 1
         }
         return false
     }

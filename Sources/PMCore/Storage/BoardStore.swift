@@ -387,9 +387,14 @@ public struct BoardStore: Sendable {
 }
 
 extension String {
+    /// Without spaces, tabs and newlines at either end. By bytes: reversed
+    /// and dropped views of a `String` are generic types that the runtime
+    /// builds by name the first time, at more cost than a command's parse.
     func trimmingASCIIWhitespace() -> String {
-        String(
-            self.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\n" || $0 == "\t" }
-                .reversed())
+        let bytes = utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[first...last])
     }
 }

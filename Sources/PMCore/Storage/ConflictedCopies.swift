@@ -15,7 +15,8 @@ extension BoardStore {
         let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
         guard let names = try? fileSystem.contentsOfDirectory(directory) else { return [] }
         return names.filter { candidate in
-            candidate != name && candidate.hasPrefix(stem) && candidate.lowercased().contains("conflict")
+            candidate != name && candidate.hasPrefix(stem)
+                && Array(candidate.lowercased().utf8).firstOffset(of: Array("conflict".utf8)) != nil
                 && (candidate.hasSuffix(".json") || candidate.hasSuffix(".jsonl"))
         }.sorted().map { directory + "/" + $0 }
     }

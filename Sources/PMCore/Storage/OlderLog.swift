@@ -33,12 +33,16 @@ extension BoardStore {
     /// The `log.length` a board file's first bytes give (pm writes `id`,
     /// then `log`, at its top).
     static func logLength(inPrefix bytes: [UInt8]) -> Int? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let log = text.firstRange(of: "\"log\""), let key = text[log.upperBound...].firstRange(of: "\"length\"") else {
-            return nil
+        guard let log = bytes.firstOffset(of: Array(#""log""#.utf8)),
+            let key = bytes.firstOffset(of: Array(#""length""#.utf8), from: log + 5)
+        else { return nil }
+        var index = key + 8
+        while index < bytes.count, bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: " ") {
+            index += 1
         }
-        let digits = text[key.upperBound...].drop { $0 == ":" || $0 == " " }.prefix { $0.isASCII && $0.isNumber }
-        return Int(digits)
+        let digits = bytes[index...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     /// Goes back to a log older than `board.json`, keeping what only the
