@@ -29,6 +29,10 @@ import Testing
         #expect(" \n\t ".trimmingASCIIWhitespace() == "")
         #expect("".trimmingASCIIWhitespace() == "")
         #expect("a  b".trimmingASCIIWhitespace() == "a  b")
+        // A text that ends in a combining accent or an emoji of several
+        // scalars ends with the whole character.
+        #expect(" cafe\u{301}\t".trimmingASCIIWhitespace() == "cafe\u{301}")
+        #expect("\n👩‍💻 ".trimmingASCIIWhitespace() == "👩‍💻")
         // Only the three: a no-break space or a carriage return stays.
         #expect("\u{A0}x\r".trimmingASCIIWhitespace() == "\u{A0}x\r")
     }
