@@ -127,3 +127,33 @@ import Testing
         #expect("   ".trimmingWhiteSpace() == "")
     }
 }
+
+@Suite struct CompactDateTests {
+    let today = CivilDate(year: 2026, month: 11, day: 21)!
+
+    /// A list formats its deadlines with formatters opened once: what they
+    /// say is what a formatter opened for each date says, near (month and
+    /// day) and far (the short date with its year), in every calendar.
+    @Test(arguments: ["en_US", "fr_FR", "ko_KR", "th_TH", "de_DE"])
+    func formattersOpenedOnceSayWhatFreshOnesSay(locale: String) throws {
+        let format = LocalDateFormat(locale: locale)
+        let kept = LocalDateFormat.CompactFormatters(locale: locale)
+        var near = 0
+        for offset in stride(from: -800, through: 800, by: 37) {
+            let date = try #require(CivilDate(daysSince1970: today.daysSince1970 + offset))
+            let shown = format.compact(date, today: today, using: kept)
+            #expect(shown == format.compact(date, today: today), "\(locale) \(date)")
+            #expect(!shown.isEmpty)
+            if LocalDateFormat.nearest(month: date.month, day: date.day, to: today) == date {
+                near += 1
+                #expect(shown != format.example(date), "\(locale) \(date): a near date without its year")
+            } else {
+                #expect(shown == format.example(date), "\(locale) \(date): a far date with its year")
+            }
+        }
+        #expect(near > 5)
+        #expect(
+            LocalDateFormat(locale: "en_US").compact(
+                CivilDate(year: 2026, month: 11, day: 20)!, today: today, using: .init(locale: "en_US")) == "Nov 20")
+    }
+}

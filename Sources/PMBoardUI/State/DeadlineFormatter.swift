@@ -10,6 +10,7 @@ public final class DeadlineFormatter {
     private let overdue: MessageFormat?
 
     private let local: LocalDateFormat
+    private let compactFormatters: LocalDateFormat.CompactFormatters
     private var compactCache: [CivilDate: String] = [:]
     private struct Fitting: Hashable {
         var date: CivilDate
@@ -22,6 +23,7 @@ public final class DeadlineFormatter {
     public init(locale: String, localizer: Localizer) {
         formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC")
         local = LocalDateFormat(locale: locale)
+        compactFormatters = LocalDateFormat.CompactFormatters(locale: locale)
         due = localizer.format(.cardDue)
         overdue = localizer.format(.cardOverdue)
     }
@@ -53,7 +55,7 @@ public final class DeadlineFormatter {
     private func makeLabel(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
         let full = label(date, overdue: isOverdue)
         if TerminalCells.width(of: full) <= width { return full }
-        let short = compactCache[date] ?? local.compact(date, today: today)
+        let short = compactCache[date] ?? local.compact(date, today: today, using: compactFormatters)
         compactCache[date] = short
         let worded = (isOverdue ? overdue : due)?.render([.text(short)]) ?? short
         if TerminalCells.width(of: worded) <= width || isOverdue { return worded }
