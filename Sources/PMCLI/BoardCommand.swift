@@ -165,11 +165,10 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     /// What a typed deadline means, or why it is not a date.
     static func checkDue(_ context: ProcessContext) -> @Sendable (String) -> (valid: Bool, text: String) {
         let localizer = context.localizer
-        let style = context.style(color: false)
         nonisolated(unsafe) let context = context
         return { text in
             guard let date = try? context.parseDate(text) else { return (false, localizer.string(.boardFormBadDue)) }
-            return (true, localizer.string(.boardFormDueMeans, .text(style.date(date))))
+            return (true, localizer.string(.boardFormDueMeans, .text(context.style(color: false).date(date))))
         }
     }
 

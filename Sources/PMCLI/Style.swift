@@ -8,6 +8,9 @@ struct TextStyle {
     var color: Bool
     var formatLocale: String
     var zone: Zone
+    /// Formatters opened by this style, kept for its next date: opening one
+    /// costs ICU about 0.2M instructions, formatting with it a few thousand.
+    private let formatters = DateFormatters()
 
     func red(_ text: String) -> String { color ? "\u{1B}[31m" + text + "\u{1B}[0m" : text }
     func bold(_ text: String) -> String { color ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
@@ -18,7 +21,7 @@ struct TextStyle {
     /// A deadline in ICU's medium style: `Jan 15, 2020`, `15 janv. 2020`, `2020. 1. 15.`.
     func date(_ date: CivilDate) -> String {
         // A calendar date is formatted at its UTC midnight in UTC, so it is the same day everywhere.
-        let formatter = ICUDateFormatter(locale: formatLocale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC")
+        let formatter = formatters.formatter(locale: formatLocale, date: .medium, time: .none, zone: "UTC")
         return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
     }
 
@@ -30,10 +33,29 @@ struct TextStyle {
 
     private func format(_ stored: String, date: ICUDateStyle) -> String {
         guard let millis = Timestamp.milliseconds(of: stored),
-            let formatter = ICUDateFormatter(
-                locale: formatLocale, dateStyle: date, timeStyle: .short,
-                timeZone: zone.icuIdentifier(at: Date(timeIntervalSince1970: millis / 1000)))
+            let formatter = formatters.formatter(
+                locale: formatLocale, date: date, time: .short,
+                zone: zone.icuIdentifier(at: Date(timeIntervalSince1970: millis / 1000)))
         else { return TextSafety.escaped(stored) }
         return formatter.string(millisecondsSince1970: millis)
+    }
+}
+
+/// ICU date formatters by what they show, each opened once.
+final class DateFormatters {
+    private struct Key: Hashable {
+        var locale: String
+        var date: ICUDateStyle
+        var time: ICUDateStyle
+        var zone: String
+    }
+    private var opened: [Key: ICUDateFormatter?] = [:]
+
+    func formatter(locale: String, date: ICUDateStyle, time: ICUDateStyle, zone: String) -> ICUDateFormatter? {
+        let key = Key(locale: locale, date: date, time: time, zone: zone)
+        if let known = opened[key] { return known }
+        let formatter = ICUDateFormatter(locale: locale, dateStyle: date, timeStyle: time, timeZone: zone)
+        opened[key] = .some(formatter)
+        return formatter
     }
 }

@@ -1,7 +1,10 @@
 internal import CICU
 
 /// A language's plural rules (`one`, `few`, `other`, …), through ICU.
-public final class ICUPluralRules {
+///
+/// Sendable: once opened, the rules are only read (`uplrules_select` is
+/// const in ICU, safe from several threads) until they are closed in deinit.
+public final class ICUPluralRules: @unchecked Sendable {
     private let rules: OpaquePointer
 
     /// Opens the rules of `locale` (`fr`, `ko_KR`); nil if ICU refuses.

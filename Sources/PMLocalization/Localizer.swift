@@ -1,4 +1,5 @@
 import PMICU
+import Synchronization
 
 /// Turns message keys into text in the reader's language.
 ///
@@ -19,6 +20,23 @@ public final class Localizer: Sendable {
     /// The language most messages come from: the first of the chain with a table, else `en`.
     public let language: String
 
+    /// What lookups parsed and opened, kept for the next lookup: a history
+    /// of 20 lines parsed the same formats and opened the same plural
+    /// rules once a line (a third of `pm history`'s instructions).
+    private struct Parsed {
+        /// The English reference format of a key.
+        var references: [String: MessageFormat?] = [:]
+        /// A layer's value of a key as a usable format (nil: unusable or absent).
+        var usable: [LayerKey: MessageFormat?] = [:]
+        /// Each language's plural rules.
+        var plurals: [String: ICUPluralRules?] = [:]
+    }
+    private struct LayerKey: Hashable {
+        var layer: Int
+        var key: String
+    }
+    private let parsed = Mutex(Parsed())
+
     /// Builds a localizer for `chain`, reading tables from `source`.
     public init(chain: LanguageChain, source: TableSource = TableSource()) {
         var layers: [Layer] = []
@@ -35,13 +53,7 @@ public final class Localizer: Sendable {
 
     /// The resolved message format of `key`, for rendering it many times.
     public func format(_ key: L10nKey) -> MessageFormat? {
-        let reference = englishFormat(key.rawValue)
-        for layer in layers + english {
-            if let text = layer.values[key.rawValue], let format = usable(text, reference: reference) {
-                return styled(format, layer)
-            }
-        }
-        return nil
+        resolved(key.rawValue)
     }
 
     /// The message for `key`, with its placeholders filled.
@@ -72,10 +84,10 @@ public final class Localizer: Sendable {
     public func plural(_ key: L10nPluralKey, count: Int, _ arguments: MessageArgument...) -> String {
         let all = [MessageArgument.number(count)] + arguments
         let reference = englishFormat(key.rawValue + ".other")
-        for layer in layers + english {
-            let category = ICUPluralRules(locale: layer.language)?.category(for: count) ?? "other"
+        for (index, layer) in (layers + english).enumerated() {
+            let category = pluralRules(layer.language)?.category(for: count) ?? "other"
             for candidate in [key.rawValue + "." + category, key.rawValue + ".other"] {
-                if let text = layer.values[candidate], let format = usable(text, reference: reference) {
+                if let format = usable(layer: index, candidate, reference: reference) {
                     return styled(format, layer).render(all)
                 }
             }
@@ -84,13 +96,23 @@ public final class Localizer: Sendable {
     }
 
     private func lookup(_ key: String, _ arguments: [MessageArgument]) -> String {
+        resolved(key)?.render(arguments) ?? key
+    }
+
+    /// The first usable value of `key` along the chain, then English.
+    private func resolved(_ key: String) -> MessageFormat? {
         let reference = englishFormat(key)
-        for layer in layers + english {
-            if let text = layer.values[key], let format = usable(text, reference: reference) {
-                return styled(format, layer).render(arguments)
-            }
+        for (index, layer) in (layers + english).enumerated() {
+            if let format = usable(layer: index, key, reference: reference) { return styled(format, layer) }
         }
-        return key
+        return nil
+    }
+
+    private func pluralRules(_ language: String) -> ICUPluralRules? {
+        if let known = parsed.withLock({ $0.plurals[language] }) { return known }
+        let rules = ICUPluralRules(locale: language)
+        parsed.withLock { $0.plurals[language] = .some(rules) }
+        return rules
     }
 
     private func styled(_ format: MessageFormat, _ layer: Layer) -> MessageFormat {
@@ -99,8 +121,20 @@ public final class Localizer: Sendable {
 
     /// The built-in English format is the reference every translation must match.
     private func englishFormat(_ key: String) -> MessageFormat? {
-        guard let text = english.last?.values[key] else { return nil }
-        return try? MessageFormat(parsing: text)
+        if let known = parsed.withLock({ $0.references[key] }) { return known }
+        let format = english.last?.values[key].flatMap { try? MessageFormat(parsing: $0) }
+        parsed.withLock { $0.references[key] = .some(format) }
+        return format
+    }
+
+    /// Layer `index`'s value of `key` as a usable format, parsed once.
+    private func usable(layer index: Int, _ key: String, reference: MessageFormat?) -> MessageFormat? {
+        let cacheKey = LayerKey(layer: index, key: key)
+        if let known = parsed.withLock({ $0.usable[cacheKey] }) { return known }
+        let all = index < layers.count ? layers[index] : english[index - layers.count]
+        let format = all.values[key].flatMap { usable($0, reference: reference) }
+        parsed.withLock { $0.usable[cacheKey] = .some(format) }
+        return format
     }
 
     /// A table value as a format, or nil when unusable. Control, escape and

@@ -124,6 +124,33 @@ import Testing
         #expect(de.string(.columnDone) == "DONE")
     }
 
+    /// A localizer keeps the formats it parsed and the plural rules it
+    /// opened: asked again and again (a history of many lines), in any order
+    /// of keys, counts and languages, it says what a fresh one says, and a
+    /// translation refused once stays refused.
+    @Test func aLocalizerAskedAgainSaysWhatAFreshOneSays() throws {
+        let dir = try makeOverride(["fr": "\"column.todo\" = \"%d %n %s\";\n\"column.done\" = \"FINI\";\n"])
+        for languages in [[], ["fr"], ["ko"], ["xx", "fr"], ["fr", "ko"]] {
+            let kept = localizer(languages, override: dir)
+            for _ in 0..<3 {
+                for count in [0, 1, 2, 5, 21, 1, 0, 1_000_000] {
+                    let fresh = localizer(languages, override: dir).plural(.listSummary, count: count)
+                    #expect(kept.plural(.listSummary, count: count) == fresh, "\(languages) \(count)")
+                }
+                for key in [L10nKey.columnTodo, .columnDone, .columnDoing] {
+                    #expect(kept.string(key) == localizer(languages, override: dir).string(key), "\(languages) \(key)")
+                }
+            }
+        }
+        let french = localizer(["fr"], override: dir)
+        for _ in 0..<2 {
+            #expect(french.string(.columnTodo) == "À FAIRE")
+            #expect(french.string(.columnDone) == "FINI")
+            #expect(french.plural(.listSummary, count: 1) == "1 tâche")
+            #expect(french.plural(.listSummary, count: 3) == "3 tâches")
+        }
+    }
+
     func makeOverride(_ tables: [String: String]) throws -> String {
         let base = "/tmp/pm-l10n-\(UInt64.random(in: 0...UInt64.max))"
         for (language, text) in tables {
