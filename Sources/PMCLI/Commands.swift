@@ -39,7 +39,12 @@ extension ProcessContext {
             UntilExit.keep(board)
             return board
         }
-        // `--board` naming nothing: say so, in case it is a typo (nothing is created).
+        return emptyBoard()
+    }
+
+    /// The board shown when there is none yet (nothing is created).
+    func emptyBoard() -> Board {
+        // `--board` naming nothing: say so, in case it is a typo.
         if boardFromOption { output.errorLine(localizer.string(.messageNoBoardYet, shown(environment.boardPath))) }
         return Board(id: environment.makeID())
     }
@@ -253,15 +258,15 @@ struct Show: PMCommand {
     @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
-        let board = try context.loadBoard()
-        let task = try TaskLookup.find(id, in: board)
         let today = context.environment.today
-        if output.json {
-            context.output.line(TaskJSON.object(task, today: today))
-            return
+        // Only the task shown is decoded (through the board's index).
+        let lines = try context.store().withFewTasks { board in
+            let task = try TaskLookup.find(id, in: board ?? context.emptyBoard())
+            if output.json { return [TaskJSON.object(task, today: today)] }
+            let view = TaskView(localizer: context.localizer, style: context.style(color: colors.useColor(context)), today: today)
+            return view.render(task)
         }
-        let view = TaskView(localizer: context.localizer, style: context.style(color: colors.useColor(context)), today: today)
-        for line in view.render(task) { context.output.line(line) }
+        for line in lines { context.output.line(line) }
     }
 }
 

@@ -33,6 +33,31 @@ extension BoardStore {
         return IndexedBoard(header: board, tasks: tasks, status: status, file: file)
     }
 
+    /// Runs `body` on the board for a command that reads a few of its tasks
+    /// (`pm show`): through the index when it still describes the file, so
+    /// that only the tasks `body` asks for are decoded; otherwise, or when a
+    /// task it read was not what the index said (the index is then dropped),
+    /// on the board read whole, as ``load()`` gives it (nil: no board yet).
+    public func withFewTasks<Result>(_ body: (Board?) throws -> Result) throws -> Result {
+        let target = try targetPath()
+        if let indexed = readIndexed(target), indexed.header.schemaVersion >= 2,
+            indexed.header.schemaVersion <= Board.currentSchemaVersion
+        {
+            var board = indexed.header
+            board.tasks = indexed.tasks
+            try rollForward(&board, log: eventLog(of: target))
+            let result: Result?
+            do {
+                result = try body(board)
+            } catch  where indexed.file.damage != nil {
+                result = nil
+            }
+            if let result, indexed.file.damage == nil { return result }
+            dropIndex(at: target)
+        }
+        return try body(load())
+    }
+
     /// Writes the index of a board file just read whole, so that the next
     /// change need not. Best effort: without it, pm reads the board whole.
     func writeIndex(of board: Board, status: FileStatus, at target: String) {
