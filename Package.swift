@@ -19,14 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
-        // System ICU (libicu-dev). Debian renames every entry point by macro
-        // (udat_open -> udat_open_72); shim.h wraps them in static inline
-        // functions Swift can call.
-        .systemLibrary(
-            name: "CICU",
-            pkgConfig: "icu-uc icu-i18n",
-            providers: [.apt(["libicu-dev", "pkg-config"])]
-        ),
+        // The system's ICU, loaded at run time with dlopen (any version, or
+        // none: then pm works in an invariant mode): pm links no ICU.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("dl")]),
         // Text basics in pure Swift, without ICU or Foundation (UTF-8
         // validation, the strict .strings parser): the build tool that
         // compiles the translation tables uses them too.

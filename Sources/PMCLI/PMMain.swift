@@ -13,6 +13,8 @@ public enum PMMain {
     public static func main() -> Never {
         // pm list | head: a closed pipe ends output quietly instead of killing pm.
         signal(SIGPIPE, SIG_IGN)
+        // Without ICU, the one line that says how to get it, as pm exits.
+        atexit { PMMain.noteMissingICU() }
         if let position = firstArgumentNotUTF8() { fail(CLIError.argumentNotUTF8(position)) }
         let arguments = commandLine().dropFirst().map { String(decoding: $0, as: UTF8.self) }
         // The version alone (scripts ask it often): no command tree to build.
@@ -131,6 +133,13 @@ public enum PMMain {
             fail(error)
         }
         exit(0)
+    }
+
+    /// Says once, on standard error, that the system has no ICU, when this
+    /// command needed it (never for commands that did not).
+    static func noteMissingICU() {
+        guard ICULibrary.wasNeededAndMissing else { return }
+        Output().errorLine(ProcessContext.localizer.string(.messageIcuMissing))
     }
 
     /// Reports `error` in the reader's language and exits with its code.

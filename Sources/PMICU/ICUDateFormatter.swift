@@ -18,9 +18,7 @@ public enum ICUDateStyle: Sendable {
 ///
 /// Instances are not thread-safe; make one per use site.
 public final class ICUDateFormatter {
-    // Stored untyped so that no CICU type appears in this module's layout.
-    private let raw: UnsafeMutableRawPointer
-    private var format: UnsafeMutablePointer<UDateFormat?> { raw.assumingMemoryBound(to: UDateFormat?.self) }
+    private let format: OpaquePointer
 
     /// Opens a formatter, or returns nil when ICU refuses the arguments.
     /// - Parameters:
@@ -28,7 +26,7 @@ public final class ICUDateFormatter {
     ///   - timeZone: an Olson id such as `Asia/Seoul`; nil for ICU's default.
     public init?(locale: String, dateStyle: ICUDateStyle, timeStyle: ICUDateStyle, timeZone: String?) {
         var status = U_ZERO_ERROR
-        let opened: UnsafeMutablePointer<UDateFormat?>?
+        let opened: OpaquePointer?
         if let timeZone {
             let zone = Array(timeZone.utf16)
             opened = zone.withUnsafeBufferPointer { buffer in
@@ -38,7 +36,7 @@ public final class ICUDateFormatter {
             opened = pm_udat_open(timeStyle.rawICU, dateStyle.rawICU, locale, nil, -1, &status)
         }
         guard pm_u_success(status) == 1, let opened else { return nil }
-        raw = UnsafeMutableRawPointer(opened)
+        format = opened
     }
 
     /// Opens a formatter for the locale's best pattern for `skeleton`
@@ -55,7 +53,7 @@ public final class ICUDateFormatter {
             }
         }
         guard pm_u_success(status) == 1, let opened else { return nil }
-        raw = UnsafeMutableRawPointer(opened)
+        format = opened
     }
 
     deinit { pm_udat_close(format) }

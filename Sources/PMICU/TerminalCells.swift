@@ -22,11 +22,31 @@ public enum TerminalCells {
         }
         let value = Int32(bitPattern: v)
         let type = pm_char_type(value)
+        if type < 0 { return invariantWidth(of: scalar) }
         // Combining marks, format and control characters, other invisibles.
         if type == 6 || type == 7 || type == 16 || type == 15 || pm_is_default_ignorable(value) == 1 { return 0 }
         let eaw = pm_east_asian_width(value)
         if eaw == 5 || eaw == 3 || pm_is_emoji_presentation(value) == 1 { return 2 }
         return 1
+    }
+
+    /// The width without ICU: the categories Swift's own Unicode tables
+    /// know, and the East Asian wide and fullwidth blocks.
+    static func invariantWidth(of scalar: Unicode.Scalar) -> Int {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
+        if properties.isDefaultIgnorableCodePoint { return 0 }
+        if properties.isEmojiPresentation { return 2 }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1B000...0x1B2FF, 0x1F200...0x1F2FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return 2
+        default: return 1
+        }
     }
 
     /// The number of cells one grapheme cluster takes.

@@ -316,6 +316,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case dateUnitWeek = "date.unitWeek"
     case messageNewBoard = "message.newBoard"
     case messageNoBoardYet = "message.noBoardYet"
+    case messageIcuMissing = "message.icuMissing"
     case manTitle = "man.title"
     case manHeadingName = "man.heading.name"
     case manHeadingSynopsis = "man.heading.synopsis"

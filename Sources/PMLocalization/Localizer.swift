@@ -85,7 +85,8 @@ public final class Localizer: Sendable {
         let all = [MessageArgument.number(count)] + arguments
         let reference = englishFormat(key.rawValue + ".other")
         for (index, layer) in (layers + english).enumerated() {
-            let category = pluralRules(layer.language)?.category(for: count) ?? "other"
+            let category =
+                pluralRules(layer.language)?.category(for: count) ?? Self.simplePluralCategory(layer.language, count)
             for candidate in [key.rawValue + "." + category, key.rawValue + ".other"] {
                 if let format = usable(layer: index, candidate, reference: reference) {
                     return styled(format, layer).render(all)
@@ -106,6 +107,18 @@ public final class Localizer: Sendable {
             if let format = usable(layer: index, key, reference: reference) { return styled(format, layer) }
         }
         return nil
+    }
+
+    /// The plural category without ICU, by the simple rules of the shipped
+    /// languages: French `one` for 0 and 1, Korean (and Chinese, Japanese)
+    /// always `other`, English and the rest `one` for 1 alone.
+    static func simplePluralCategory(_ language: String, _ count: Int) -> String {
+        let base = language.split(separator: "_").first.map(String.init) ?? language
+        switch base {
+        case "ko", "ja", "zh", "th", "vi", "id": return "other"
+        case "fr", "pt": return count == 0 || count == 1 ? "one" : "other"
+        default: return count == 1 ? "one" : "other"
+        }
     }
 
     private func pluralRules(_ language: String) -> ICUPluralRules? {

@@ -149,3 +149,39 @@ import Testing
         #expect(!TextSafety.mayBeUnsafe("plain 한국어 équipe"))
     }
 }
+
+/// Without ICU, widths come from Swift's own Unicode tables and the East
+/// Asian blocks: on the text people write (Latin, accents, Hangul, kana, CJK,
+/// emoji, combining marks, invisibles) they agree with ICU's.
+@Suite struct InvariantWidthTests {
+    @Test func agreesWithICUOnEverydayText() {
+        #expect(ICULibrary.isAvailable)
+        let samples =
+            "Réunion équipe 회의 준비 ㄱㅏ 会議の準備 カタカナ ｶﾀｶﾅ 中文 ＡＢＣ 👍🎉🚀 ✓ é \u{0301}\u{200B}\u{200D}\u{FEFF}\u{0E31}\u{0591}"
+            + "\u{1F1EB}\u{1F1F7} Ωμέγα Привет עברית العربية ०१२ ﷺ ⌚ ☕ ⚡"
+        var compared = 0
+        for scalar in samples.unicodeScalars where scalar.value >= 0x300 {
+            #expect(
+                TerminalCells.invariantWidth(of: scalar) == TerminalCells.width(of: scalar),
+                "U+\(String(scalar.value, radix: 16))")
+            compared += 1
+        }
+        #expect(compared > 50)
+        #expect(TerminalCells.invariantWidth(of: "한") == 2 && TerminalCells.invariantWidth(of: "\u{0301}") == 0)
+    }
+}
+
+/// pm names a fixed offset `UTC` or `Etc/GMT-9` (found by name) rather than
+/// `GMT+09:00` (parsed): ICU shows the same times under both.
+@Suite struct FixedZoneNameTests {
+    @Test(arguments: [("UTC", "GMT+00:00"), ("Etc/GMT-9", "GMT+09:00"), ("Etc/GMT+3", "GMT-03:00"), ("Etc/GMT-14", "GMT+14:00")])
+    func namedAndParsedOffsetsShowTheSameTimes(named: String, parsed: String) throws {
+        for locale in ["en_US", "fr_FR", "ko_KR"] {
+            let a = try #require(ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .short, timeZone: named))
+            let b = try #require(ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .short, timeZone: parsed))
+            for millis in stride(from: 1_700_000_000_000.0, to: 1_800_000_000_000, by: 7_777_777_777) {
+                #expect(a.string(millisecondsSince1970: millis) == b.string(millisecondsSince1970: millis), "\(locale) \(named)")
+            }
+        }
+    }
+}

@@ -22,15 +22,46 @@ public struct Zone: Sendable {
         self.rule = rule
     }
 
-    /// An IANA zone (`Asia/Seoul`, `UTC`); nil when ICU does not know it.
+    /// An IANA zone (`Asia/Seoul`, `UTC`); nil when neither the system's
+    /// zone files nor ICU know it. A zone file is enough: ICU, loaded only
+    /// when an offset is asked for, is not needed by a command that never
+    /// asks (`pm add`, `pm move`).
     public init?(identifier: String) {
-        guard ICUTimeZone.isKnown(identifier) else { return nil }
+        if Self.utcNames.contains(identifier) {
+            rule = .fixed(0)
+            return
+        }
+        guard Self.hasZoneFile(identifier) || ICUTimeZone.isKnown(identifier) else { return nil }
         rule = .named(identifier)
+    }
+
+    /// Names of UTC itself, in the zone database and in ICU.
+    static let utcNames: Set<String> = ["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Universal", "Etc/Universal", "Zulu", "Etc/Zulu"]
+
+    /// Whether `/usr/share/zoneinfo` has a file for `name` (a plain name:
+    /// no `..`, no leading `/`).
+    static func hasZoneFile(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count < 128, !name.hasPrefix("/"), !name.split(separator: "/").contains("..")
+        else { return false }
+        var info = stat()
+        return stat("/usr/share/zoneinfo/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The system's zone (`/etc/localtime`), UTC when it cannot be told.
     public static func system() -> Zone {
-        ICUTimeZone.systemDefault().flatMap { Zone(identifier: $0) } ?? .utc
+        if let name = localtimeName(), let zone = Zone(identifier: name) { return zone }
+        return ICUTimeZone.systemDefault().flatMap { Zone(identifier: $0) } ?? .utc
+    }
+
+    /// The zone `/etc/localtime` links to (`…/zoneinfo/Europe/Paris`), as most
+    /// systems set it; nil for a copied file.
+    static func localtimeName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 512)
+        let length = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let parts = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: "/")
+        guard let at = parts.lastIndex(of: "zoneinfo"), at + 1 < parts.count else { return nil }
+        return parts[(at + 1)...].joined(separator: "/")
     }
 
     /// The zone `TZ` names: `:Asia/Seoul`, `Asia/Seoul`, a POSIX string; UTC
@@ -52,19 +83,45 @@ public struct Zone: Sendable {
     /// Seconds east of Greenwich at `date`.
     public func secondsFromGMT(for date: Date) -> Int {
         switch rule {
-        case .named(let id): return ICUTimeZone.secondsEast(id, atMillis: date.timeIntervalSince1970 * 1000) ?? 0
+        case .named(let id):
+            return ICUTimeZone.secondsEast(id, atMillis: date.timeIntervalSince1970 * 1000)
+                ?? Self.glibcSecondsEast(id, at: date.timeIntervalSince1970) ?? 0
         case .fixed(let offset): return offset
         case .posix(let posix): return posix.secondsEast(at: date.timeIntervalSince1970)
         }
     }
 
+    /// Seconds east of Greenwich in zone file `id` at `seconds`, as glibc
+    /// reads it: for a system without ICU. `TZ` is set for the call and put back.
+    static func glibcSecondsEast(_ id: String, at seconds: Double) -> Int? {
+        guard hasZoneFile(id), seconds.isFinite, abs(seconds) < 1e15 else { return nil }
+        let saved = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", ":" + id, 1)
+        tzset()
+        defer {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        var instant = time_t(seconds.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&instant, &parts) != nil else { return nil }
+        return Int(parts.tm_gmtoff)
+    }
+
     /// An identifier ICU formats `date` correctly with: the IANA name, or the
-    /// fixed offset in force at that instant (`GMT+09:00`).
+    /// fixed offset in force at that instant (`UTC`, `Etc/GMT-9`, `GMT+05:45`).
     public func icuIdentifier(at date: Date) -> String {
         if case .named(let id) = rule, id.contains("/") || id == "UTC" {
             return id
         }
         let offset = secondsFromGMT(for: date)
+        // Zones ICU finds by name: a custom `GMT+09:00` costs it a number
+        // parser built from scratch (~6M instructions, a third of `pm history`).
+        if offset == 0 { return "UTC" }
+        if offset % 3600 == 0, (-12...14).contains(offset / 3600) {
+            // The zone database's signs are POSIX's: Etc/GMT-9 is nine hours east.
+            return "Etc/GMT" + (offset > 0 ? "-" : "+") + String(abs(offset) / 3600)
+        }
         let minutes = abs(offset) / 60
         let hours = String(minutes / 60)
         let rest = String(minutes % 60)

@@ -1,0 +1,28 @@
+// Shared between the loader (load.c) and the calls (calls.c); not part of
+// the module's interface.
+#ifndef PM_CICU_INTERNAL_H
+#define PM_CICU_INTERNAL_H
+
+#include "CICU.h"
+
+// MARK: The functions pm uses, and where they live
+
+enum {
+    F_UDAT_OPEN, F_UDAT_CLOSE, F_UDAT_FORMAT, F_UDAT_SET_LENIENT, F_UDAT_PARSE, F_UDAT_TO_PATTERN,
+    F_UDATPG_OPEN, F_UDATPG_GET_BEST_PATTERN, F_UDATPG_CLOSE,
+    F_UPLRULES_OPEN, F_UPLRULES_CLOSE, F_UPLRULES_SELECT,
+    F_UCOL_OPEN, F_UCOL_CLOSE, F_UCOL_STRCOLL_UTF8, F_UCOL_SET_ATTRIBUTE,
+    F_USEARCH_OPEN_FROM_COLLATOR, F_USEARCH_FIRST, F_USEARCH_CLOSE,
+    F_UCAL_OPEN, F_UCAL_CLOSE, F_UCAL_CLEAR, F_UCAL_SET_ATTRIBUTE, F_UCAL_SET, F_UCAL_GET_MILLIS, F_UCAL_SET_MILLIS,
+    F_UCAL_GET, F_UCAL_GET_CANONICAL_TIME_ZONE_ID, F_UCAL_GET_DEFAULT_TIME_ZONE,
+    // In libicuuc from here on.
+    F_FIRST_COMMON,
+    F_U_GET_INT_PROPERTY_VALUE = F_FIRST_COMMON, F_U_CHAR_TYPE, F_U_HAS_BINARY_PROPERTY,
+    F_UNORM2_GET_NFC_INSTANCE, F_UNORM2_GET_NFD_INSTANCE, F_UNORM2_NORMALIZE,
+    F_COUNT
+};
+
+/// The resolved functions, by the indices above; set once by the loader.
+extern void *pm_icu_functions[F_COUNT];
+
+#endif
