@@ -11,30 +11,9 @@ import Testing
 /// A change reads the board through `board.json.index` and decodes only the
 /// tasks it touches; the index is used only while it describes the file,
 /// and a task it points to wrongly is refused before anything is committed.
-@Suite struct BoardIndexTests {
+@Suite struct BoardIndexTests: IndexedBoardFixture {
     let ids = CountingIDs()
     let time = "2026-11-21T10:00:00.000Z"
-
-    func store(_ dir: TemporaryDirectory) -> BoardStore {
-        BoardStore(path: dir.file("board.json"), lockTimeoutMilliseconds: 200, sleep: { usleep(useconds_t($0 * 1000)) })
-    }
-
-    /// A board of `count` tasks, checkpointed, then changed once (which writes its index).
-    func indexedBoard(_ dir: TemporaryDirectory, count: Int, replica: TaskID) throws -> (BoardStore, [TaskID]) {
-        let store = store(dir)
-        var made: [TaskID] = []
-        _ = try store.update(newBoardID: ids.make(), replica: replica) { board in
-            for index in 0..<count {
-                let id = ids.make()
-                made.append(id)
-                try board.add(title: "task \(index)", id: id, eventID: ids.make(), by: "x", at: time)
-            }
-        }
-        try store.checkpoint()
-        try move(made[0], to: .doing, in: store, replica: replica)
-        #expect(FileManager.default.fileExists(atPath: BoardIndex.path(for: dir.file("board.json"))))
-        return (store, made)
-    }
 
     func move(_ id: TaskID, to state: TaskState, in store: BoardStore, replica: TaskID) throws {
         _ = try store.update(newBoardID: ids.make(), replica: replica) { board in

@@ -11,32 +11,9 @@ import Testing
 /// `pm show` reads the board through its index and decodes only the task it
 /// shows; whenever the index cannot be trusted for what was read, it reads
 /// the board whole and says what a whole read says.
-@Suite struct FewTasksReadTests {
+@Suite struct FewTasksReadTests: IndexedBoardFixture {
     let ids = CountingIDs()
     let time = "2026-11-21T10:00:00.000Z"
-
-    func store(_ dir: TemporaryDirectory) -> BoardStore {
-        BoardStore(path: dir.file("board.json"), lockTimeoutMilliseconds: 200, sleep: { usleep(useconds_t($0 * 1000)) })
-    }
-
-    /// A board of `count` tasks, checkpointed, then changed once (which writes its index).
-    func indexedBoard(_ dir: TemporaryDirectory, count: Int, replica: TaskID) throws -> (BoardStore, [TaskID]) {
-        let store = store(dir)
-        var made: [TaskID] = []
-        _ = try store.update(newBoardID: ids.make(), replica: replica) { board in
-            for index in 0..<count {
-                let id = ids.make()
-                made.append(id)
-                try board.add(title: "task \(index)", id: id, eventID: ids.make(), by: "x", at: time)
-            }
-        }
-        try store.checkpoint()
-        _ = try store.update(newBoardID: ids.make(), replica: replica) { board in
-            try board.move(made[0], to: .doing, eventID: ids.make(), by: "x", at: time)
-        }
-        #expect(FileManager.default.fileExists(atPath: indexPath(dir)))
-        return (store, made)
-    }
 
     func indexPath(_ dir: TemporaryDirectory) -> String { BoardIndex.path(for: dir.file("board.json")) }
 
