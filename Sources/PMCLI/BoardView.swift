@@ -156,6 +156,14 @@ struct BoardView {
                 marks.append(localizer.string(.listConflict, .text(fields)))
             }
             if task.restored { marks.append(localizer.string(.listRestored)) }
+            if !task.assignees.isEmpty {
+                let names = TerminalCells.truncate(
+                    task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "),
+                    toWidth: max(1, width - indentCells))
+                lines.add(indent)
+                lines.add(style.dim(names))
+                lines.end(width: indentCells + TerminalCells.width(of: names))
+            }
             for mark in marks {
                 let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
                 lines.add(indent)

@@ -15,7 +15,8 @@ public struct PM: ParsableCommand {
             version: version,
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
-                Start.self, Done.self, BoardCommand.self, Merge.self, Sync.self, Remote.self, Status.self, Remind.self,
+                Start.self, Done.self, Assign.self, Unassign.self, Take.self, BoardCommand.self, Merge.self, Sync.self,
+                Remote.self, Status.self, Remind.self,
                 Checkpoint.self,
                 Export.self, L10n.self, Complete.self, Generate.self,
             ]
@@ -233,16 +234,19 @@ struct Add: PMCommand {
     @Argument(help: ArgumentHelp(help(.helpTitle))) var title: String
     @Option(help: ArgumentHelp(help(.helpBody))) var body: String = ""
     @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
+    @Option(help: ArgumentHelp(help(.helpTo), valueName: "name")) var to: [String] = []
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         let env = context.environment
         let deadline = try due.map { try context.parseDate($0) }
+        let assignees = try to.flatMap(Assignees.names)
         let id = env.makeID()
         let (task, shortID) = try context.change { board in
             let task = try board.add(
-                title: title, body: body, due: deadline, id: id, eventID: env.makeID(), by: env.user, at: context.now)
+                title: title, body: body, due: deadline, assignees: assignees, id: id, eventID: env.makeID(), by: env.user,
+                at: context.now)
             return (task, TaskLookup.shortID(of: task.id, among: board.tasks))
         }
         context.output.line(output.json ? TaskJSON.object(task, today: env.today) : shortID)

@@ -71,6 +71,7 @@ enum ErrorReport {
             return ([l.string(.errorTitleTooLong, .number(length), .number(limit))], .usage)
         case .bodyTooLong(let length, let limit): return ([l.string(.errorBodyTooLong, .number(length), .number(limit))], .usage)
         case .unsafeTitle(let scalar): return ([l.string(.errorTitleUnsafe, .text(character(scalar, l)))], .usage)
+        case .badAssignee(let name): return ([l.string(.errorBadAssignee, .text(TextSafety.escaped(name)))], .usage)
         case .unsafeBody(let scalar): return ([l.string(.errorBodyUnsafe, .text(character(scalar, l)))], .usage)
         case .boardCorrupt(let path, let line, let column, let reason):
             let why = describe(reason, l)
@@ -148,6 +149,7 @@ enum ErrorReport {
             return ([l.string(.errorUserNameRefused)], .usage)
         case .changeRefused(.oversized):
             return ([l.string(.errorChangeTooLarge, .number(EventProblem.lineLimit >> 20))], .usage)
+        case .changeRefused(.badAssignee): return ([l.string(.errorChangeBadAssignee)], .usage)
         case .changeRefused: return ([l.string(.errorChangeRefused)], .usage)
         case .unreadableWrite(let path): return ([l.string(.errorUnreadableWrite, safe(path))], .internalError)
         }

@@ -148,26 +148,48 @@ struct HistoryView {
 
     private func changes(_ event: HistoryEvent) -> [String] {
         let l = localizer
-        return event.changes.map { change in
-            // The same value on both sides: someone picked it over a conflict's other values.
-            if change.from == change.to {
-                return l.string(
-                    .historyResolved, .text(TextSafety.escaped(event.title)),
-                    .text(FieldNames.label(change.field, l).lowercased()))
-            }
-            switch change.field {
-            case "title":
-                return l.string(.historyRenamed, .text(text(change.from)), .text(text(change.to)))
-            case "due":
-                let title = MessageArgument.text(TextSafety.escaped(event.title))
-                switch (change.from, change.to) {
-                case (.null, _): return l.string(.historyDueSet, title, .text(date(change.to)))
-                case (_, .null): return l.string(.historyDueRemoved, title, .text(date(change.from)))
-                default: return l.string(.historyDueChanged, title, .text(date(change.from)), .text(date(change.to)))
+        // Names assigned (or taken off) in one change make one sentence.
+        var assigned: [String] = []
+        var unassigned: [String] = []
+        var sentences: [String] = event.changes.compactMap { change in
+            if let name = Assignees.name(ofField: change.field), change.from != change.to {
+                if change.to == .bool(true) {
+                    assigned.append(TextSafety.escaped(name))
+                } else {
+                    unassigned.append(TextSafety.escaped(name))
                 }
-            default:
-                return l.string(.historyBodyChanged, .text(TextSafety.escaped(event.title)))
+                return nil
             }
+            return sentence(of: change, in: event)
+        }
+        let title = MessageArgument.text(TextSafety.escaped(event.title))
+        if !assigned.isEmpty { sentences.append(l.string(.historyAssigned, title, .text(assigned.joined(separator: ", ")))) }
+        if !unassigned.isEmpty {
+            sentences.append(l.string(.historyUnassigned, title, .text(unassigned.joined(separator: ", "))))
+        }
+        return sentences
+    }
+
+    private func sentence(of change: FieldChange, in event: HistoryEvent) -> String {
+        let l = localizer
+        // The same value on both sides: someone picked it over a conflict's other values.
+        if change.from == change.to {
+            return l.string(
+                .historyResolved, .text(TextSafety.escaped(event.title)),
+                .text(FieldNames.label(change.field, l).lowercased()))
+        }
+        switch change.field {
+        case "title":
+            return l.string(.historyRenamed, .text(text(change.from)), .text(text(change.to)))
+        case "due":
+            let title = MessageArgument.text(TextSafety.escaped(event.title))
+            switch (change.from, change.to) {
+            case (.null, _): return l.string(.historyDueSet, title, .text(date(change.to)))
+            case (_, .null): return l.string(.historyDueRemoved, title, .text(date(change.from)))
+            default: return l.string(.historyDueChanged, title, .text(date(change.from)), .text(date(change.to)))
+            }
+        default:
+            return l.string(.historyBodyChanged, .text(TextSafety.escaped(event.title)))
         }
     }
 

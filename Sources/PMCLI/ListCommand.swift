@@ -18,17 +18,19 @@ struct List: PMCommand {
     @Option(name: .long, help: ArgumentHelp(help(.helpState))) var state: [String] = []
     @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder = .due
     @Option(name: .long, help: ArgumentHelp(help(.helpGrep), valueName: "text")) var grep: String?
+    @OptionGroup var filters: FilterOptions
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
     @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
         let states = try state.isEmpty ? TaskState.allCases : state.map { try StateNames.parse($0, localizer: context.localizer) }
+        let filter = try filters.filter(context)
         let board = try context.loadBoard()
         let today = context.environment.today
         let shown = TaskState.allCases.filter { states.contains($0) }
+        var matching = filter.isEmpty ? board.tasks : board.tasks.filter { filter.admits($0, today: today) }
         // --grep: the reader's collation at the primary level (case and accents ignored).
-        var matching = board.tasks
         if let grep {
             if let collator = ICUCollator.ignoringCaseAndAccents(locale: context.formatLocale) {
                 matching = matching.filter { collator.contains(grep, in: $0.title) || collator.contains(grep, in: $0.body) }
@@ -53,6 +55,13 @@ struct List: PMCommand {
             view.render(
                 columns, shortIDs: TaskLookup.shortIDs(for: board.tasks), total: listed.count,
                 overdue: listed.filter { $0.isOverdue(today: today) }.count))
+        // A view that hides tasks says so, and by what.
+        let typed = filters.typed + (grep.map { ["--grep " + TextSafety.escaped($0)] } ?? [])
+        if !typed.isEmpty {
+            let line = context.localizer.plural(
+                .listFiltered, count: listed.count, .text(typed.joined(separator: " ")), .number(board.tasks.count))
+            context.output.line(TerminalCells.truncate(line, toWidth: context.width))
+        }
         // The undo hint is for the person at the terminal, not for scripts or files.
         if context.stdoutIsTerminal {
             context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))

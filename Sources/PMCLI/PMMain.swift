@@ -56,7 +56,8 @@ public enum PMMain {
         let commands: [String: ParsableCommand.Type] = [
             "add": Add.self, "list": List.self, "ls": List.self, "show": Show.self, "edit": Edit.self, "move": Move.self,
             "start": Start.self, "done": Done.self, "delete": Delete.self, "rm": Delete.self, "history": History.self,
-            "undo": Undo.self, "redo": Redo.self, "remind": Remind.self, "status": Status.self,
+            "undo": Undo.self, "redo": Redo.self, "remind": Remind.self, "status": Status.self, "assign": Assign.self,
+            "unassign": Unassign.self, "take": Take.self,
         ]
         guard let type = commands[name] else { return nil }
         let rest = Array(arguments.dropFirst())

@@ -29,6 +29,19 @@ enum QuickParse {
             return option
         }
 
+        /// The filters of a view of the board (every property set: a group
+        /// made here is never decoded by ArgumentParser).
+        var filters: FilterOptions {
+            var options = FilterOptions()
+            (options.mine, options.unassigned, options.overdue) = (
+                flags.contains("--mine"), flags.contains("--unassigned"), flags.contains("--overdue")
+            )
+            (options.to, options.dueBefore, options.dueAfter) = (
+                values["--to"] ?? [], value("--due-before"), value("--due-after")
+            )
+            return options
+        }
+
         /// `--color`, or nil for a value that is not one of its words.
         var colors: ColorOption? {
             var option = ColorOption()
@@ -54,18 +67,22 @@ enum QuickParse {
         }
         switch name {
         case "add":
-            guard let w = words(1, options: ["--body", "--due"]) else { return nil }
+            guard let w = words(1, options: ["--body", "--due", "--to"], repeatable: ["--to"]) else { return nil }
             var command = Add()
             (command.title, command.body, command.due) = (w.positionals[0], w.value("--body") ?? "", w.value("--due"))
+            command.to = w.values["--to"] ?? []
             (command.common, command.output) = (w.common, w.json)
             return command
         case "list", "ls":
-            guard let w = words(0, options: ["--state", "--sort", "--grep", "--color"], repeatable: ["--state"]),
+            guard
+                let w = words(
+                    0, options: ["--state", "--sort", "--grep", "--color", "--to", "--due-before", "--due-after"],
+                    flags: ["--mine", "--unassigned", "--overdue"], repeatable: ["--state", "--to"]),
                 let colors = w.colors, let sort = w.value("--sort").map(SortOrder.init(rawValue:)) ?? .due
             else { return nil }
             var command = List()
             (command.state, command.sort, command.grep) = (w.values["--state"] ?? [], sort, w.value("--grep"))
-            (command.common, command.output, command.colors) = (w.common, w.json, colors)
+            (command.common, command.output, command.colors, command.filters) = (w.common, w.json, colors, w.filters)
             return command
         case "show":
             guard let w = words(1, options: ["--color"]), let colors = w.colors else { return nil }

@@ -97,16 +97,20 @@ struct ExportICS: PMCommand {
     }
 
     @Option(help: ArgumentHelp(help(.helpOutput))) var output: String?
+    @OptionGroup var filters: FilterOptions
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
         let env = context.environment
-        let board = try context.loadBoard()
+        let filter = try filters.filter(context)
+        var board = try context.loadBoard()
+        if !filter.isEmpty { board.tasks = board.tasks.filter { filter.admits($0, today: env.today) } }
         // The log gives each event its SEQUENCE and the deleted tasks to withdraw.
         let revisions = CalendarExport.Revisions(events: try context.store().eventLog().readAll().events)
         let text = CalendarExport.ics(
             board.tasks, today: env.today, now: context.now, schedule: context.reminders,
-            revisions: revisions, alarmText: { context.localizer.string(.icsAlarm, .text($0)) })
+            revisions: revisions, alarmText: { context.localizer.string(.icsAlarm, .text($0)) },
+            assigneesText: { context.localizer.string(.icsAssignees, .text($0)) })
         guard let output else {
             context.output.write(text)
             return

@@ -140,6 +140,7 @@ struct Completer {
                 if state.rawValue.hasPrefix(current.lowercased()) { return .word(state.rawValue, description: name) }
                 return nil
             }
+        case "name": return names(current)
         case "board", "files", "output", "directory": return [.files]
         default: return []
         }
@@ -156,6 +157,18 @@ struct Completer {
             let title = TextSafety.escaped(task.title)
             return .word(id, description: task.state == .done ? title + " (" + localizer.string(.columnDone) + ")" : title)
         }
+    }
+
+    /// The names seen on the board (its tasks' assignees) and the reader's
+    /// own, for `--to`, `assign` and `unassign`: each once, in byte order.
+    func names(_ current: String) -> [Candidate] {
+        guard let context = try? ProcessContext.live(boardOverride: self.board) else { return [] }
+        var seen = Set<String>()
+        if let board = try? context.store().load() {
+            for task in board.tasks { seen.formUnion(task.assignees) }
+        }
+        if let own = try? Assignees.validName(context.environment.user) { seen.insert(own) }
+        return Assignees.sorted(seen).filter { $0.hasPrefix(current) }.map { .word(TextSafety.escaped($0), description: "") }
     }
 
     static func firstSentence(_ text: String?) -> String {

@@ -20,6 +20,11 @@ struct TaskView {
             (.showTitle, TextSafety.escaped(task.title)),
             (.showState, l.string(StateNames.key(task.state))),
             (.showDue, due),
+        ]
+        if !task.assignees.isEmpty {
+            rows.append((.showAssignees, task.assignees.map { TextSafety.escaped($0) }.joined(separator: ", ")))
+        }
+        rows += [
             (.showCreated, style.dateTime(task.createdAt)),
             (.showUpdated, style.dateTime(task.updatedAt)),
         ]

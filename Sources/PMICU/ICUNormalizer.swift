@@ -2,8 +2,13 @@ internal import CICU
 
 /// Unicode normalization through the system's ICU.
 public enum ICUNormalizer {
-    /// `text` in composed form (NFC).
-    public static func composed(_ text: String) -> String { normalize(text, form: 0) }
+    /// `text` in composed form (NFC), from the Swift standard library's own
+    /// tables: the same on a machine with no ICU (a name typed there must
+    /// be the name every other copy keeps), and no ICU loaded for it.
+    public static func composed(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        return String(decoding: text._nfcCodeUnits, as: UTF8.self)
+    }
 
     /// `text` in decomposed form (NFD).
     public static func decomposed(_ text: String) -> String { normalize(text, form: 1) }

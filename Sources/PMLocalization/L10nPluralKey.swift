@@ -6,6 +6,7 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case l10nClean = "l10n.clean"
     case listOverdue = "list.overdue"
     case listSummary = "list.summary"
+    case listFiltered = "list.filtered"
     case mergeDone = "merge.done"
     case mergeSkipped = "merge.skipped"
     case syncOffline = "sync.offline"

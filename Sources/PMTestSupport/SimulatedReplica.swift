@@ -82,6 +82,13 @@ public struct SimulatedReplica: Sendable {
     }
 
     @discardableResult
+    public mutating func assign(_ id: TaskID, _ names: [String] = [], unassign removed: [String] = []) -> Event? {
+        change { board, event, user, time in
+            _ = try? board.assign(id, adding: names, removing: removed, eventID: event, by: user, at: time)
+        }
+    }
+
+    @discardableResult
     public mutating func delete(_ id: TaskID) -> Event? {
         change { board, event, user, time in _ = try? board.delete(id, eventID: event, by: user, at: time) }
     }

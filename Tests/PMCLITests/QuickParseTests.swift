@@ -19,7 +19,9 @@ import Testing
             ["add", "Write the report"], ["add", "x", "--due", "2026-12-31", "--body", "b", "--json"],
             ["add", "--due", "demain", "Rapport"], ["add", "", "--board", "/tmp/b.json"], ["add", "보고서", "--body", ""],
             ["list"], ["ls", "--state", "todo", "--state", "done", "--sort", "title", "--grep", "rep", "--color", "never"],
-            ["list", "--json", "--board", "b.json"], ["show", "1a2b"], ["show", "1a2b", "--color", "always", "--json"],
+            ["list", "--json", "--board", "b.json"], ["list", "--mine", "--overdue"],
+            ["ls", "--to", "ana", "--to", "ji-woo,lee", "--unassigned", "--due-before", "vendredi", "--due-after", "+1d"],
+            ["add", "x", "--to", "ana", "--to", "지우"], ["show", "1a2b"], ["show", "1a2b", "--color", "always", "--json"],
             ["edit", "1a2b", "--title", "t", "--no-due"], ["edit", "1a2b", "--body", "b", "--due", "+3d", "--json"],
             ["move", "1a2b", "doing"], ["move", "1a2b", "en cours", "--json"], ["start", "1a"], ["done", "1a", "--json"],
             ["delete", "1a"], ["rm", "1a", "--board", "x"], ["history"], ["history", "--limit", "5", "--task", "1a"],
@@ -40,6 +42,8 @@ import Testing
         #expect(shown.contains("Write") && shown.contains("2026-12-31") && shown.contains("b.json"), "\(shown)")
         #expect(readings(["add", "a"]).quick != readings(["add", "b"]).quick)
         #expect(readings(["list", "--json"]).quick != readings(["list"]).quick)
+        #expect(readings(["list", "--mine"]).quick != readings(["list", "--unassigned"]).quick)
+        #expect(readings(["list", "--due-before", "a"]).quick != readings(["list", "--due-after", "a"]).quick)
     }
 
     @Test func whatItCannotReadExactlyGoesTheWholeWay() {

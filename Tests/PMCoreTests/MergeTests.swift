@@ -178,8 +178,11 @@ import Testing
             let who = Int.random(in: 0..<3, using: &random)
             let tasks = copies[who].tasks
             let target = tasks.randomElement(using: &random)?.id
-            switch (Int.random(in: 0..<8, using: &random), target) {
+            let names = ["ana", "ji-woo", "Am\u{E9}lie", "지우"]
+            switch (Int.random(in: 0..<10, using: &random), target) {
             case (0, _), (_, nil): copies[who].add(["Fix login", "Tâche", "한국어", "Plan"].randomElement(using: &random)!)
+            case (6, let id?): copies[who].assign(id, [names.randomElement(using: &random)!])
+            case (7, let id?): copies[who].assign(id, unassign: [names.randomElement(using: &random)!])
             case (1, let id?):
                 copies[who].edit(id, .init(title: ["X", "Y", "Tâche", "Ta\u{302}che"].randomElement(using: &random)!))
             case (2, let id?): copies[who].edit(id, .init(body: ["b1", "b2"].randomElement(using: &random)!))

@@ -218,6 +218,9 @@ extension ReadFastPathTests {
         try board.move(board.tasks[1].id, to: .doing, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:02.000Z")
         try board.add(title: "Third", id: ids.make(), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:03.000Z")
         try board.move(board.tasks[2].id, to: .done, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:04.000Z")
+        try board.assign(
+            board.tasks[0].id, adding: ["ji-woo", "Am\u{E9}lie", "지우"], eventID: ids.make(), by: "ji-woo",
+            at: "2026-11-21T10:00:05.000Z")
         return board
     }
 
@@ -236,6 +239,7 @@ extension ReadFastPathTests {
         #expect(lazy.tasks.map(\.live) == full.tasks.map(\.live))
         #expect(lazy.tasks.map(\.body) == full.tasks.map(\.body))
         #expect(full.tasks.map(\.state) == [.todo, .doing, .done])
+        #expect(lazy.tasks.map(\.assignees) == [["Am\u{E9}lie", "ji-woo", "지우"], [], []])
         for span in lazy.source.spans {
             let usual = bytes.withUnsafeBufferPointer { buffer -> BoardTask? in
                 var reader = JSONReader(buffer, at: span.lowerBound)
@@ -244,6 +248,23 @@ extension ReadFastPathTests {
                 return task
             }
             #expect(usual != nil)
+        }
+    }
+
+    /// Names a board holds are the ones pm keeps, each once, in byte order:
+    /// anything else is refused whichever way the task is read.
+    @Test func assigneesPmWouldNotKeepAreRefused() throws {
+        let text = String(decoding: BoardEncoder.encode(try usualBoard()), as: UTF8.self)
+        let kept = "[\"Am\u{E9}lie\", \"ji-woo\", \"지우\"]"
+        #expect(text.contains(kept))
+        for bad in [
+            "[\"ji-woo\", \"Am\u{E9}lie\", \"지우\"]", "[\"ji-woo\", \"ji-woo\"]", "[\"Ame\u{301}lie\"]", "[\"a,b\"]",
+            "[\"\\u001b[2J\"]", "[1]", "\"ji-woo\"",
+        ] {
+            let bytes = Array(text.replacingOccurrences(of: kept, with: bad).utf8)
+            for lazy in [false, true] {
+                #expect(throws: (any Error).self, "\(bad)") { try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: lazy) }
+            }
         }
     }
 
@@ -256,6 +277,7 @@ extension ReadFastPathTests {
             text.replacingOccurrences(of: "\n      \"id\": ", with: "\n      \"zz\": 1,\n      \"id\": "),
             text.replacingOccurrences(of: "\"state\": \"todo\"", with: "\"state\": \"t\\u006fdo\""),
             text.replacingOccurrences(of: "\"due\": \"2026-12-01\"", with: "\"due\": \"2026-12-01\" "),
+            text.replacingOccurrences(of: "\"],\n      \"body\": ", with: "\"],\n       \"body\": "),
         ]
         for variant in variants {
             #expect(variant != text)

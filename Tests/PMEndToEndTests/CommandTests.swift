@@ -49,7 +49,9 @@ import Testing
         #expect(object["body"] as? String == "Q3 numbers")
         #expect((object["id"] as? String)?.hasPrefix(id) == true)
         #expect(object["createdAt"] as? String == "2026-11-21T10:00:00.000Z")
-        #expect(Set(object.keys) == ["id", "title", "body", "state", "due", "overdue", "createdAt", "updatedAt"])
+        #expect(object["assignees"] as? [String] == [], "scripts always find the assignees, empty when nobody")
+        #expect(
+            Set(object.keys) == ["id", "title", "body", "state", "due", "overdue", "createdAt", "updatedAt", "assignees"])
         #expect(try pm.run(["rm", id]).stdout == "Removed 'Write the report' from DOING.\n")
         #expect(try pm.run(["list", "--json"]).stdout == "[]\n")
         // The log beside the board holds every change, one complete event a line.

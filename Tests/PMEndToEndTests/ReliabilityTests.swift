@@ -275,7 +275,9 @@ import Testing
         let outputs: [(String, [String])] = [
             ("task", ["list", "--json"]), ("task", ["show", id, "--json"]), ("task", ["add", "x", "--json"]),
             ("task", ["edit", other, "--body", "b", "--json"]), ("task", ["move", other, "doing", "--json"]),
-            ("task", ["start", other, "--json"]), ("task", ["remind", "--json"]), ("task", ["done", other, "--json"]),
+            ("task", ["start", other, "--json"]), ("task", ["assign", other, "ana", "ji-woo", "--json"]),
+            ("task", ["unassign", other, "ana", "--json"]), ("task", ["take", other, "--json"]),
+            ("task", ["list", "--json", "--to", "ji-woo"]), ("task", ["remind", "--json"]), ("task", ["done", other, "--json"]),
             ("history", ["history", "--json"]), ("history", ["history", "--task", id, "--json"]),
             ("history", ["undo", "--json"]), ("history", ["redo", "--json"]), ("task", ["delete", other, "--json"]),
             ("status", ["status", "--json"]),

@@ -6,11 +6,13 @@ extension Board {
     /// - Returns: the new task.
     @discardableResult
     public mutating func add(
-        title: String, body: String = "", due: CivilDate? = nil, id: TaskID, eventID: TaskID, by user: String, at time: String
+        title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], id: TaskID, eventID: TaskID,
+        by user: String, at time: String
     ) throws -> BoardTask {
-        let task = BoardTask(
+        var task = BoardTask(
             id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
             due: due, createdAt: time, updatedAt: time)
+        if !assignees.isEmpty { task.assignees = try assignees.map(Assignees.validName) }
         tasks.append(task)
         // The task did not exist before: an add never scans the board.
         history.append(
@@ -73,6 +75,33 @@ extension Board {
             before: tasks[index])
         tasks[index] = task
         return task
+    }
+
+    /// Assigns the task to `adding` and takes it from `removing` (names as
+    /// ``Assignees/validName(_:)`` keeps them). A name already assigned, or
+    /// not assigned, changes nothing; a change of nothing records nothing.
+    /// - Returns: the task before and after.
+    @discardableResult
+    public mutating func assign(
+        _ id: TaskID, adding: [String] = [], removing: [String] = [], eventID: TaskID, by user: String, at time: String
+    ) throws -> (before: BoardTask, after: BoardTask) {
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else { throw PMError.taskNotFound(id.rawValue) }
+        let before = tasks[index]
+        var names = Set(before.assignees)
+        var changes: [FieldChange] = []
+        for name in try adding.map(Assignees.validName) where names.insert(name).inserted {
+            changes.append(FieldChange(field: Assignees.field(name), from: .bool(false), to: .bool(true)))
+        }
+        for name in try removing.map(Assignees.validName) where names.remove(name) != nil {
+            changes.append(FieldChange(field: Assignees.field(name), from: .bool(true), to: .bool(false)))
+        }
+        guard !changes.isEmpty else { return (before, before) }
+        tasks[index].assignees = Array(names)
+        tasks[index].updatedAt = time
+        history.append(
+            HistoryEvent(id: eventID, at: time, by: user, action: .edited, taskID: id, title: before.title, changes: changes),
+            before: before)
+        return (before, tasks[index])
     }
 
     /// Moves a task to another column; moving to its own column changes nothing.

@@ -32,6 +32,7 @@ public struct BoardTask: Equatable, Sendable {
         var heads: [String: [Head]] = [:]
         var live: [TaskID] = []
         var tracked = true
+        var assignees: [String] = []
     }
 
     public var title: String {
@@ -60,6 +61,11 @@ public struct BoardTask: Equatable, Sendable {
     public var updatedAt: String {
         get { box.updatedAt }
         set { change { $0.updatedAt = newValue } }
+    }
+    /// Who does it (``Assignees``): each name once, sorted by bytes.
+    public var assignees: [String] {
+        get { box.shown.assignees }
+        set { change { $0.assignees = Assignees.sorted(newValue) } }
     }
     /// Fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue] {

@@ -212,11 +212,14 @@ public enum BoardEncoder {
     /// live changes the fold needs), not `--json` nor the undo state.
     static func writeTask(_ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int, heads: Bool = false) {
         let heads = heads && task.tracked
+        // Scripts always find the assignees in `--json`; a board file names them when there are some.
+        let assignees = overdue != nil || !task.assignees.isEmpty
         if task.unknownFields.isEmpty, task.conflicts.isEmpty, !task.restored {
-            writeKnownTask(task, overdue: overdue, into: &writer, level: level, heads: heads)
+            writeKnownTask(task, overdue: overdue, into: &writer, level: level, heads: heads, assignees: assignees)
             return
         }
         var fields: [(String, (inout JSONWriter) -> Void)] = [
+            ("assignees", { writeNames(task.assignees, into: &$0) }),
             ("body", { $0.string(task.body) }),
             ("createdAt", { $0.string(task.createdAt) }),
             ("due", { w in if let due = task.due { w.string(due.description) } else { w.raw("null") } }),
@@ -226,8 +229,9 @@ public enum BoardEncoder {
             ("updatedAt", { $0.string(task.updatedAt) }),
         ]
         if let overdue {
-            fields.insert(("overdue", { $0.raw(overdue ? "true" : "false") }), at: 4)
+            fields.insert(("overdue", { $0.raw(overdue ? "true" : "false") }), at: 5)
         }
+        if !assignees { fields.removeFirst() }
         if !task.conflicts.isEmpty {
             let conflicts = JSONValue.object(task.conflicts.mapValues { .array($0) })
             fields.append(("conflicts", { $0.value(conflicts, level: level + 1) }))
@@ -249,7 +253,7 @@ public enum BoardEncoder {
 
     /// The common case, written straight out: no closures, no sorting.
     private static func writeKnownTask(
-        _ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int, heads: Bool
+        _ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int, heads: Bool, assignees: Bool
     ) {
         writer.raw("{\n")
         func key(_ name: StaticString) {
@@ -259,6 +263,11 @@ public enum BoardEncoder {
             writer.bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":"), 0x20])
         }
         let separator: [UInt8] = [UInt8(ascii: ","), 0x0A]
+        if assignees {
+            key("assignees")
+            writeNames(task.assignees, into: &writer)
+            writer.bytes.append(contentsOf: separator)
+        }
         key("body")
         writer.string(task.body)
         writer.bytes.append(contentsOf: separator)

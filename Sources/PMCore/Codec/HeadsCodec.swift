@@ -27,6 +27,16 @@ extension BoardEncoder {
         writer.raw("}")
     }
 
+    /// Names on one line: `["ana", "ji-woo"]`.
+    static func writeNames(_ names: [String], into writer: inout JSONWriter) {
+        writer.raw("[")
+        for (offset, name) in names.enumerated() {
+            if offset > 0 { writer.raw(", ") }
+            writer.string(name)
+        }
+        writer.raw("]")
+    }
+
     static func writeIDs(_ ids: [TaskID], into writer: inout JSONWriter) {
         writer.raw("[")
         for (offset, id) in ids.enumerated() {

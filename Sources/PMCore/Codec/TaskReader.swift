@@ -6,6 +6,7 @@ extension BoardDecoder {
     /// A task's keys, in the order ``readTask(_:)`` numbers them.
     fileprivate static let taskKeys = KnownKeys([
         "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored", "heads", "live",
+        "assignees",
     ])
 
     /// - Parameter lazy: the bytes the reader reads, to keep the heads and
@@ -26,6 +27,7 @@ extension BoardDecoder {
         var live: [TaskID]?
         var liveRange: Range<Int>?
         var bodyAt: Int?
+        var assignees: [String] = []
         let start = reader.index
         try reader.readObject(known: taskKeys) { known, key, reader in
             switch known {
@@ -105,6 +107,7 @@ extension BoardDecoder {
                     if !reader.skipIDListsFast() { try reader.skipValueFast() }
                     liveRange = valueStart..<reader.index
                 }
+            case 11: assignees = try readAssignees(&reader, field: key)
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -117,7 +120,7 @@ extension BoardDecoder {
             id: id,
             fields: BoardTask.Fields(
                 title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt ?? createdAt,
-                unknownFields: unknown, conflicts: conflicts, restored: restored))
+                unknownFields: unknown, conflicts: conflicts, restored: restored, assignees: assignees))
         if let lazy, let bodyAt { task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt)) }
         if let lazy, let headsStart, let liveRange {
             task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsStart.index, liveAt: liveRange.lowerBound))
@@ -137,6 +140,23 @@ extension BoardDecoder {
         let start = reader.index
         guard try reader.peek() == UInt8(ascii: "\"") else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
         return try reader.readString()
+    }
+
+    /// A task's assignees: names pm keeps, each once, in the order pm writes them.
+    static func readAssignees(_ reader: inout JSONReader, field: String) throws -> [String] {
+        let start = reader.index
+        guard case .array(let values) = try reader.readValue() else {
+            throw JSONReader.Failure(offset: start, reason: .field(field))
+        }
+        var names: [String] = []
+        for value in values {
+            guard case .string(let name) = value, Assignees.isValid(name) else {
+                throw JSONReader.Failure(offset: start, reason: .field(field))
+            }
+            names.append(name)
+        }
+        guard names == Assignees.sorted(names) else { throw JSONReader.Failure(offset: start, reason: .field(field)) }
+        return names
     }
 
     static func readID(_ reader: inout JSONReader, field: String) throws -> TaskID {

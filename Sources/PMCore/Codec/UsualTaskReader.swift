@@ -19,7 +19,14 @@ extension BoardDecoder {
     private struct GiveWay: Error {}
 
     private static func readUsualFields(_ reader: inout JSONReader, lazy: [UInt8]) throws -> BoardTask {
-        try literal(&reader, "{\n      \"body\": ")
+        try literal(&reader, "{\n      \"")
+        // Assignees, when there are some, come first (sorted keys).
+        var assignees: [String] = []
+        if consume(&reader, "assignees\": ") {
+            assignees = try readAssignees(&reader, field: "assignees")
+            try literal(&reader, ",\n      \"")
+        }
+        try literal(&reader, "body\": ")
         let bodyAt = try skippedString(&reader)
         try literal(&reader, ",\n      \"createdAt\": ")
         let createdAt = try plainString(&reader)
@@ -62,7 +69,7 @@ extension BoardDecoder {
             id: id,
             fields: BoardTask.Fields(
                 title: title, body: "", state: state, due: due, createdAt: createdAt, updatedAt: "",
-                unknownFields: [:], conflicts: [:], restored: false))
+                unknownFields: [:], conflicts: [:], restored: false, assignees: assignees))
         task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt))
         task.decodeUpdatedAtLater(LazyText(bytes: lazy, at: updatedAt))
         task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsAt, liveAt: liveAt))

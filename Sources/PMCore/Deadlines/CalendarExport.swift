@@ -58,9 +58,12 @@ public enum CalendarExport {
     /// - Parameters:
     ///   - now: the export time (DTSTAMP), ISO 8601 UTC.
     ///   - alarmText: the alarm's words for a title, in the exporter's language.
+    ///   - assigneesText: the description's line naming who does a task (the
+    ///     names, comma-separated), in the exporter's language. Names are not
+    ///     ATTENDEEs: those are addresses a calendar would write to.
     public static func ics(
         _ tasks: [BoardTask], today: CivilDate, now: String, schedule: ReminderSchedule, revisions: Revisions = Revisions(),
-        alarmText: (String) -> String
+        alarmText: (String) -> String, assigneesText: (String) -> String = { $0 }
     ) -> String {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pm//pm kanban board//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
@@ -82,7 +85,12 @@ public enum CalendarExport {
                 due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
                 "SUMMARY:" + escape(task.title),
             ]
-            if !task.body.isEmpty { lines.append("DESCRIPTION:" + escape(task.body)) }
+            var description = task.body
+            if !task.assignees.isEmpty {
+                let names = assigneesText(task.assignees.joined(separator: ", "))
+                description = description.isEmpty ? names : description + "\n\n" + names
+            }
+            if !description.isEmpty { lines.append("DESCRIPTION:" + escape(description)) }
             if due >= today && !cancelled {
                 // DTSTART is a floating date: local midnight wherever the calendar is.
                 lines += [

@@ -28,6 +28,9 @@ public enum EventProblem: Equatable, Sendable {
     case badTime(field: String)
     /// A title nobody could type: empty or invisible.
     case badTitle
+    /// An assignment of a name pm would not keep as it is, or to something
+    /// other than true or false.
+    case badAssignee
     /// Its line, written back, would not read as the same event.
     case unreadable
     /// Another event already came with this id and other content.
@@ -53,7 +56,7 @@ public enum EventProblem: Equatable, Sendable {
 
     /// Keys pm writes on a task itself: a field of that name would appear twice.
     public static let reservedFieldNames: Set<String> = [
-        "id", "updatedAt", "conflicts", "restored", "overdue", "heads", "live",
+        "id", "updatedAt", "conflicts", "restored", "overdue", "heads", "live", "assignees",
     ]
 
     /// The problem with `event`, or nil when it may be merged.
@@ -104,6 +107,17 @@ public enum EventProblem: Equatable, Sendable {
         for (name, values) in event.fields {
             if reservedFieldNames.contains(name) { return .reservedField(name) }
             if name.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: "fields") }
+            if let assignee = Assignees.name(ofField: name) {
+                // A name pm keeps as it is, assigned (true) or not (false;
+                // null in a deletion, which names what it took away):
+                // anything else would fold into a card nobody could read or pick.
+                let flags: [JSONValue] = [.null, .bool(false), .bool(true)]
+                guard Assignees.isValid(assignee), flags.contains(values.new), flags.contains(values.old),
+                    values.new != .null || event.kind == .deleted
+                else { return .badAssignee }
+                guard values.conflicts.allSatisfy({ flags.contains($0) }) else { return .badAssignee }
+                continue
+            }
             guard case .string(let text) = values.new else { continue }
             switch name {
             case "title":

@@ -268,11 +268,24 @@ public struct FoldedTasks: Equatable, Sendable {
         }
     }
 
+    /// An assignee field shows whether any of its heads assigns the name
+    /// (add wins): what an unassignment did not see keeps the name. A field
+    /// without heads keeps what it shows, as every field does.
+    private static func showAssignment(_ name: String, of task: inout BoardTask) {
+        guard let assignee = Assignees.name(ofField: name), let heads = task.heads[name], !heads.isEmpty else { return }
+        let assigned = heads.contains { $0.value == .bool(true) }
+        if assigned != task.assignees.contains(assignee) {
+            task.assignees = assigned ? task.assignees + [assignee] : task.assignees.filter { $0 != assignee }
+        }
+    }
+
     /// Keeps `heads` in a field: when the value shown is none of theirs, the
     /// latest of them (in merge order) is shown.
     private static func keep(_ heads: [Head], in name: String, of task: inout BoardTask) {
         task.heads[name] = heads.isEmpty ? nil : heads
-        if let latest = heads.last, !heads.contains(where: { $0.value == LegacyMigration.contentValue(name, of: task) }) {
+        if let latest = heads.last, Assignees.name(ofField: name) == nil,
+            !heads.contains(where: { $0.value == LegacyMigration.contentValue(name, of: task) })
+        {
             set([name: FieldChangeValues(new: latest.value, old: .null)], on: &task)
         }
         refreshConflicts(name, of: &task)
@@ -281,6 +294,11 @@ public struct FoldedTasks: Equatable, Sendable {
     /// A field's conflicts: the values its heads hold besides the one shown,
     /// each once (equal after normalisation is one value).
     private static func refreshConflicts(_ name: String, of task: inout BoardTask) {
+        if Assignees.name(ofField: name) != nil {
+            showAssignment(name, of: &task)
+            if task.conflicts[name] != nil { task.conflicts[name] = nil }
+            return
+        }
         let shown = LegacyMigration.contentValue(name, of: task)
         var others: [JSONValue] = []
         for head in task.heads[name] ?? [] where head.value != shown && !others.contains(head.value) {
@@ -301,7 +319,16 @@ public struct FoldedTasks: Equatable, Sendable {
             case ("state", .string(let text)): task.state = TaskState(rawValue: text) ?? task.state
             case ("createdAt", .string(let text)): task.createdAt = text
             case ("title", _), ("body", _), ("state", _), ("createdAt", _), ("due", _): break
-            default: task.unknownFields[name] = values.new
+            default:
+                if let assignee = Assignees.name(ofField: name) {
+                    // Checked when read: a name pm keeps, true or false.
+                    guard case .bool(let assigned) = values.new else { break }
+                    if assigned != task.assignees.contains(assignee) {
+                        task.assignees = assigned ? task.assignees + [assignee] : task.assignees.filter { $0 != assignee }
+                    }
+                } else {
+                    task.unknownFields[name] = values.new
+                }
             }
         }
     }

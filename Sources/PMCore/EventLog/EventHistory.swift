@@ -70,6 +70,7 @@ extension Event {
             seen = Set(task.live).union(task.heads.values.joined().map(\.event))
         case (let old?, let new?):
             let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
+                .union((old.assignees + new.assignees).map(Assignees.field))
             var saw = Set<TaskID>()
             for name in names {
                 let was = LegacyMigration.contentValue(name, of: old)

@@ -116,6 +116,7 @@ public enum LegacyMigration {
             fields[name] = FieldChangeValues(new: contentValue(name, of: task), old: .null)
         }
         for (name, value) in task.unknownFields { fields[name] = FieldChangeValues(new: value, old: .null) }
+        for name in task.assignees { fields[Assignees.field(name)] = FieldChangeValues(new: .bool(true), old: .null) }
         return fields
     }
 
@@ -126,7 +127,9 @@ public enum LegacyMigration {
         case "due": return task.due.map { .string($0.description) } ?? .null
         case "state": return .string(task.state.rawValue)
         case "createdAt": return .string(task.createdAt)
-        default: return task.unknownFields[name] ?? .null
+        default:
+            if let assignee = Assignees.name(ofField: name) { return .bool(task.assignees.contains(assignee)) }
+            return task.unknownFields[name] ?? .null
         }
     }
 

@@ -41,6 +41,21 @@ public struct Transition: Equatable, Sendable {
         guard let from, let to else { return TaskField.allCases }
         return TaskField.allCases.filter { !$0.same(from, to) }
     }
+
+    /// The names the change assigned or took off (each its own field, as in
+    /// the log): undo compares and puts back only these, so a colleague's
+    /// assignment of someone else since never blocks it.
+    public var assigneeNames: [String] {
+        let before = Set(from?.assignees ?? [])
+        let after = Set(to?.assignees ?? [])
+        return Assignees.sorted(before.symmetricDifference(after))
+    }
+
+    /// Whether `now` still holds, for every field and name the change set, what `after` holds.
+    func stillHolds(_ now: BoardTask, as after: BoardTask) -> Bool {
+        fields.allSatisfy { $0.same(now, after) }
+            && assigneeNames.allSatisfy { now.assignees.contains($0) == after.assignees.contains($0) }
+    }
 }
 
 /// A field of a task that a change can set.
@@ -171,12 +186,17 @@ extension Board {
         let fields = transition.fields
         let restored: BoardTask?
         switch (current, transition.from, transition.to) {
-        case (let now?, let before, let after?) where fields.allSatisfy({ $0.same(now, after) }):
+        case (let now?, let before, let after?) where transition.stillHolds(now, as: after):
             // Undoing an add removes the task; otherwise only the fields the
             // change set go back, and a colleague's change to others stays.
             if let before {
                 var task = now
                 for field in fields { field.copy(from: before, into: &task) }
+                var names = Set(task.assignees)
+                for name in transition.assigneeNames {
+                    if before.assignees.contains(name) { names.insert(name) } else { names.remove(name) }
+                }
+                if names != Set(task.assignees) { task.assignees = Array(names) }
                 task.updatedAt = time
                 restored = task
             } else {
@@ -201,7 +221,7 @@ extension Board {
         guard transition.isWellFormed, let id = transition.taskID else { return false }
         let current = task(id)
         switch (current, transition.to) {
-        case (let now?, let after?): return transition.fields.allSatisfy { $0.same(now, after) }
+        case (let now?, let after?): return transition.stillHolds(now, as: after)
         case (nil, nil): return true
         default: return false
         }
@@ -234,6 +254,12 @@ extension Board {
                     FieldChange(
                         field: "due", from: before.due.map { .string($0.description) } ?? .null,
                         to: after.due.map { .string($0.description) } ?? .null))
+            }
+            // Each name assigned or taken off, as the log keeps it.
+            let (was, now) = (Set(before.assignees), Set(after.assignees))
+            for name in Assignees.sorted(was.symmetricDifference(now)) {
+                changes.append(
+                    FieldChange(field: Assignees.field(name), from: .bool(was.contains(name)), to: .bool(now.contains(name))))
             }
             if before.state != after.state {
                 return HistoryEvent(

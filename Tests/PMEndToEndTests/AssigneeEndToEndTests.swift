@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// Who does a card, through the binary (DESIGN.md §13): assign, unassign,
+/// take, `add --to`, undo, in the reader's language; bad names refused with
+/// nothing written.
+@Suite struct AssigneeEndToEndTests {
+    static let languages = ["en_US.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"]
+
+    func assignees(_ pm: PMBinary, _ id: String) throws -> [String]? {
+        let run = try pm.run(["show", id, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        return object?["assignees"] as? [String]
+    }
+
+    @Test(arguments: languages) func assignUnassignTakeAndUndoSpeakTheReadersLanguage(language: String) throws {
+        let pm = PMBinary(language: language)
+        let id = try pm.run(["add", "Budget review", "--to", "lee,ana"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try assignees(pm, id) == ["ana", "lee"], "names kept sorted, each once")
+        let said: [String: (assigned: String, unassigned: String, undid: String)] = [
+            "en_US.UTF-8": (
+                "Assigned 'Budget review' to ji-woo.\n", "Unassigned lee from 'Budget review'.\n",
+                "Undid your last change: unassigned lee from 'Budget review'.\n"
+            ),
+            "fr_FR.UTF-8": (
+                "« Budget review » assignée à ji-woo.\n", "« Budget review » n’est plus assignée à lee.\n",
+                "Dernière modification annulée : « Budget review » n’est plus assignée à lee.\n"
+            ),
+            "ko_KR.UTF-8": (
+                "'Budget review'를 ji-woo 님에게 맡겼습니다.\n", "'Budget review'의 담당자에서 lee 님을 뺐습니다.\n",
+                "마지막 변경을 되돌렸습니다: 'Budget review'의 담당자에서 lee 님을 뺐습니다.\n"
+            ),
+        ]
+        let expected = try #require(said[language])
+        // PM_USER is ji-woo: take assigns them; taking again changes nothing.
+        #expect(try pm.run(["take", id]).stdout == expected.assigned)
+        #expect(try assignees(pm, id) == ["ana", "ji-woo", "lee"])
+        #expect(try pm.run(["assign", id, "ana", "ji-woo"]).status == 0, "names already assigned: nothing to do")
+        #expect(try pm.run(["unassign", id, "lee"]).stdout == expected.unassigned)
+        #expect(try assignees(pm, id) == ["ana", "ji-woo"])
+        let undo = try pm.run(["undo"])
+        #expect(undo.status == 0)
+        #expect(undo.stdout.lowercased() == expected.undid.lowercased(), "\(undo.stdout)")
+        #expect(try assignees(pm, id) == ["ana", "ji-woo", "lee"], "undo puts back exactly the name taken off")
+        let list = try pm.run(["list", "--color", "never"]).stdout
+        #expect(list.contains("@ana @ji-woo @lee"), "\(list)")
+        let history = try pm.run(["history", "--color", "never"]).stdout
+        #expect(history.contains(expected.assigned.trimmingCharacters(in: .newlines)), "\(history)")
+        let show = try pm.run(["show", id, "--color", "never"]).stdout
+        #expect(show.contains("ana, ji-woo, lee"), "\(show)")
+    }
+
+    @Test func unassigningSomeoneNotAssignedOrTakingTwiceChangesNothing() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Report"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["take", id])
+        let log = try String(contentsOfFile: String(pm.boardPath.dropLast(5)) + ".events.jsonl", encoding: .utf8)
+        for arguments in [["take", id], ["unassign", id, "lee"], ["assign", id, "ji-woo"]] {
+            let run = try pm.run(arguments)
+            #expect(run.status == 0)
+            #expect(run.stdout == "Nothing changed: 'Report' already had those values.\n", "\(arguments)")
+        }
+        let after = try String(contentsOfFile: String(pm.boardPath.dropLast(5)) + ".events.jsonl", encoding: .utf8)
+        #expect(after == log, "a change of nothing writes nothing")
+    }
+
+    @Test(arguments: languages) func badNamesAreRefusedAndNothingIsWritten(language: String) throws {
+        let pm = PMBinary(language: language)
+        let id = try pm.run(["add", "Report"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = pm.boardBytes()
+        let words = ["en_US.UTF-8": "is not a name", "fr_FR.UTF-8": "n’est pas un nom", "ko_KR.UTF-8": "이름이 아닙니다"][language]
+        for arguments in [
+            ["assign", id, "a,,b"], ["assign", id, "evil\u{1B}[2J"], ["assign", id, "\u{202E}abc"],
+            ["assign", id, String(repeating: "x", count: 201)], ["add", "New", "--to", " "], ["unassign", id, "\u{200B}"],
+            ["take", id],
+        ] {
+            let run = try pm.run(arguments, arguments[0] == "take" ? ["PM_USER": "a,b"] : [:])
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("\u{1B}"), "the name is shown escaped")
+            if arguments[0] != "take" { #expect(run.stderr.contains(try #require(words)), "\(run.stderr)") }
+            #expect(pm.boardBytes() == before, "\(arguments) changed the board")
+        }
+    }
+
+    @Test func namesTypedInAnyNormalisationAreOneName() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Report", "--to", "Ame\u{301}lie"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["assign", id, "Am\u{E9}lie"])
+        #expect(try assignees(pm, id) == ["Am\u{E9}lie"])
+        // Without ICU too: a name typed there is the name every copy keeps.
+        let bare = try pm.run(["assign", id, "\u{1100}\u{1161}"], ["PM_ICU_VERSION": "none"])
+        #expect(bare.status == 0 && bare.stderr.isEmpty, "\(bare.stderr)")
+        #expect(try assignees(pm, id) == ["Am\u{E9}lie", "\u{AC00}"])
+        #expect(try pm.run(["list", "--json", "--to", "Ame\u{301}lie"]).stdout.contains("Report"))
+    }
+
+    @Test func completionOffersTheNamesSeenOnTheBoard() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Report", "--to", "lee,ana"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["add", "Other", "--to", "지우"])
+        let complete = { (words: [String]) in try pm.run(["__complete", "--shell", "bash", "--"] + words).stdout }
+        #expect(try complete(["assign", id, ""]) == "ana\nji-woo\nlee\n지우\n", "the board's names and the reader's own")
+        #expect(try complete(["list", "--to", "l"]) == "lee\n")
+        #expect(try complete(["add", "x", "--to", "지"]) == "지우\n")
+        #expect(try complete(["unassign", id, "a"]) == "ana\n")
+    }
+
+    @Test func theCalendarNamesWhoDoesEachTaskInTheReadersLanguage() throws {
+        for (language, line) in [
+            ("en_US.UTF-8", "DESCRIPTION:Notes\\n\\nAssigned to: ana\\, ji-woo"),
+            ("fr_FR.UTF-8", "DESCRIPTION:Notes\\n\\nAssignée à : ana\\, ji-woo"),
+            ("ko_KR.UTF-8", "DESCRIPTION:Notes\\n\\n담당자: ana\\, ji-woo"),
+        ] {
+            let pm = PMBinary(language: language)
+            try pm.run(["add", "Report", "--due", "2026-12-01", "--body", "Notes", "--to", "ji-woo,ana"])
+            try pm.run(["add", "Other", "--due", "2026-12-02", "--to", "lee"])
+            let ics = try pm.run(["export", "ics"]).stdout.replacingOccurrences(of: "\r\n ", with: "")
+            #expect(ics.contains(line + "\r\n"), "\(ics)")
+            let mine = try pm.run(["export", "ics", "--mine"]).stdout
+            #expect(mine.components(separatedBy: "BEGIN:VEVENT").count == 2, "only ji-woo's task: \(mine)")
+        }
+    }
+}
