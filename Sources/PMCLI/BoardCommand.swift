@@ -208,7 +208,8 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
 
     func reminders(_ tasks: [BoardTask]) -> [TaskID: String] {
         let style = context.style(color: false)
-        let due = context.reminders.due(tasks, now: context.environment.now(), zone: context.environment.timeZone)
+        let due = context.reminders.due(
+            context.remindable(tasks), now: context.environment.now(), zone: context.environment.timeZone)
         return Dictionary(
             due.map { task in
                 (task.id, context.localizer.string(.remindLine, context.shown(task.title), .text(task.due.map(style.date) ?? "")))

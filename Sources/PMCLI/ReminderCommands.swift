@@ -10,6 +10,7 @@ struct Remind: PMCommand {
 
     @Flag(help: ArgumentHelp(help(.helpAll))) var all = false
     @Flag(help: ArgumentHelp(help(.helpNotify))) var notify = false
+    @Flag(help: ArgumentHelp(help(.helpEveryone))) var everyone = false
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
     @OptionGroup var colors: ColorOption
@@ -21,13 +22,15 @@ struct Remind: PMCommand {
     func run(in context: ProcessContext) throws {
         let env = context.environment
         guard let board = try context.store().load() else { return }
-        let due = context.reminders.due(board.tasks, now: env.now(), zone: env.timeZone)
+        // Yours and the unassigned ones; a colleague's are theirs to hear of.
+        let tasks = everyone ? board.tasks : context.remindable(board.tasks)
+        let due = context.reminders.due(tasks, now: env.now(), zone: env.timeZone)
         let log = ReminderLog(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
         let before = try log.load()
         var state = before
         let fresh = all ? due : due.filter { !state.shown.contains(ReminderSchedule.key($0)) }
         let notifier = notify ? DesktopNotifier(environment: ProcessContext.variables) : nil
-        if let notifier { DesktopReminders.withdrawStale(&state, tasks: board.tasks, notifier: notifier) }
+        if let notifier { DesktopReminders.withdrawStale(&state, tasks: tasks, notifier: notifier) }
         if output.json {
             context.output.line(TaskJSON.array(fresh, today: env.today))
         } else {
@@ -80,8 +83,17 @@ enum DesktopReminders {
         let log = ReminderLog(stateDirectory: env.stateDirectory, boardID: boardID, user: env.user)
         guard var state = try? log.load(), !state.notified.isEmpty else { return }
         let before = state
-        withdrawStale(&state, tasks: tasks, notifier: DesktopNotifier(environment: ProcessContext.variables))
+        // A task given to a colleague since is no longer this reader's to be reminded of.
+        withdrawStale(&state, tasks: context.remindable(tasks), notifier: DesktopNotifier(environment: ProcessContext.variables))
         if state != before { try? log.save(state, today: env.today) }
+    }
+}
+
+extension ProcessContext {
+    /// The tasks the reader is reminded of: theirs and the unassigned ones.
+    func remindable(_ tasks: [BoardTask]) -> [BoardTask] {
+        let filter = TaskFilter.remindersFor(environment.user)
+        return tasks.filter { filter.admits($0, today: environment.today) }
     }
 }
 

@@ -106,6 +106,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case historyAdded = "history.added"
     case historyAssigned = "history.assigned"
     case helpMine = "help.mine"
+    case helpEveryone = "help.everyone"
     case helpToFilter = "help.toFilter"
     case helpUnassigned = "help.unassigned"
     case helpOverdue = "help.overdue"

@@ -120,4 +120,26 @@ import Testing
             #expect(mine.components(separatedBy: "BEGIN:VEVENT").count == 2, "only ji-woo's task: \(mine)")
         }
     }
+
+    /// `pm remind` reminds each person of their tasks and the unassigned
+    /// ones, never of a colleague's; `--everyone` of all of them.
+    @Test(arguments: [
+        ("en_US.UTF-8", "Reminder: 'Mine'", "Reminder: 'Theirs'", "Reminder: 'Anyone’s'"),
+        ("fr_FR.UTF-8", "Rappel : « Mine »", "Rappel : « Theirs »", "Rappel : « Anyone’s »"),
+        ("ko_KR.UTF-8", "알림: 'Mine'", "알림: 'Theirs'", "알림: 'Anyone’s'"),
+    ])
+    func remindersGoToTheRightPerson(language: String, mine: String, theirs: String, anyones: String) throws {
+        let pm = PMBinary(language: language)
+        try pm.run(["add", "Mine", "--due", "2026-11-21", "--to", "ji-woo"])
+        try pm.run(["add", "Theirs", "--due", "2026-11-21", "--to", "lee"])
+        try pm.run(["add", "Anyone’s", "--due", "2026-11-21"])
+        let jiwoo = try pm.run(["remind"]).stdout
+        #expect(jiwoo.contains(mine) && jiwoo.contains(anyones) && !jiwoo.contains(theirs), "\(jiwoo)")
+        let lee = try pm.run(["remind"], ["PM_USER": "lee"]).stdout
+        #expect(!lee.contains(mine) && lee.contains(anyones) && lee.contains(theirs), "\(lee)")
+        let all = try pm.run(["remind", "--all", "--everyone"]).stdout
+        #expect(all.contains(mine) && all.contains(anyones) && all.contains(theirs), "\(all)")
+        let json = try pm.run(["remind", "--all", "--json"], ["PM_USER": "camille"]).stdout
+        #expect(json.contains("Anyone’s") && !json.contains("Mine") && !json.contains("Theirs"), "\(json)")
+    }
 }

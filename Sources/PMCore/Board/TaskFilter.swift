@@ -25,6 +25,12 @@ public struct TaskFilter: Equatable, Sendable {
         self.dueAfter = dueAfter
     }
 
+    /// The tasks a person is reminded of (DESIGN.md §13): theirs and those
+    /// nobody has taken. A name nobody could be assigned by has only the latter.
+    public static func remindersFor(_ user: String) -> TaskFilter {
+        TaskFilter(names: (try? Assignees.validName(user)).map { [$0] } ?? [], unassigned: true)
+    }
+
     /// Whether the filter lets every task through.
     public var isEmpty: Bool { self == TaskFilter() }
 
