@@ -116,6 +116,7 @@ enum ErrorReport {
             case .reminderLog: key = .errorCannotSaveReminders
             case .output: key = .errorCannotWrite
             case .syncState: key = .errorCannotSaveSync
+            case .newsMark: key = .errorCannotSaveNews
             }
             return ([l.string(key, safe(path), .text(describe(call, l)))], .ioError)
         case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)

@@ -31,6 +31,9 @@ public enum SavedFile: Equatable, Sendable {
     case output
     /// Where this copy syncs and how the last sync went.
     case syncState
+    /// Where the user last looked at what others changed (`pm news`): the
+    /// news were shown, and may be shown again.
+    case newsMark
 }
 
 /// Who holds a board's lock, as far as pm can tell.

@@ -1,0 +1,97 @@
+import ArgumentParser
+import PMCore
+import PMICU
+import PMLocalization
+
+/// `pm news`: what others changed since you last looked (DESIGN.md §13),
+/// per person with counts, then card by card, newest first, in the
+/// reader's language and time zone; then marked seen.
+struct News: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "news", abstract: help(.helpCommandNews)) }
+
+    @Flag(help: ArgumentHelp(help(.helpPeek))) var peek = false
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var colors: ColorOption
+
+    /// How many of the newest events a first look reads (nothing marked yet).
+    static let firstLook = 50
+
+    func run(in context: ProcessContext) throws {
+        let env = context.environment
+        let store = context.store()
+        guard let board = try store.load() else {
+            context.output.line(output.json ? "[]" : context.localizer.string(.newsNone))
+            return
+        }
+        let markPath = NewsMark.path(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
+        let mark = try NewsMark.load(markPath)
+        let news = try store.eventLog().news(
+            since: mark, user: env.user, newest: Self.firstLook,
+            current: NewsMark(events: board.log.events, length: board.log.length))
+        // Newest first, as history reads.
+        let entries = news.events.compactMap(HistoryEvent.init).reversed() as [HistoryEvent]
+        if output.json {
+            context.output.line(HistoryJSON.array(entries))
+        } else {
+            render(entries, sinceMark: news.sinceMark, board: board, context: context)
+        }
+        // Shown first: marked seen only once it reached the reader.
+        try context.output.flush()
+        if !peek, mark != news.end { try news.end.save(markPath) }
+    }
+
+    private func render(_ entries: [HistoryEvent], sinceMark: Bool, board: Board, context: ProcessContext) {
+        let l = context.localizer
+        guard !entries.isEmpty else {
+            context.output.line(l.string(.newsNone))
+            return
+        }
+        let style = context.style(color: colors.useColor(context))
+        context.output.line(style.bold(l.plural(sinceMark ? .newsHeader : .newsRecent, count: entries.count)))
+        // Per person, in the order of their newest change: counts by what they did.
+        var people: [String] = []
+        var counts: [String: [HistoryAction: Int]] = [:]
+        for entry in entries {
+            if counts[entry.by] == nil { people.append(entry.by) }
+            counts[entry.by, default: [:]][entry.action, default: 0] += 1
+        }
+        let kinds: [(HistoryAction, L10nPluralKey)] = [
+            (.added, .newsAdded), (.moved, .newsMoved), (.edited, .newsEdited), (.removed, .newsRemoved),
+        ]
+        for person in people {
+            let parts = kinds.compactMap { action, key in counts[person]?[action].map { l.plural(key, count: $0) } }
+            context.output.line(
+                "  " + l.string(.newsPerson, .text(TextSafety.escaped(person)), .text(parts.joined(separator: " · "))))
+        }
+        // Card by card, the card most recently changed first.
+        var cards: [TaskID] = []
+        var byCard: [TaskID: [HistoryEvent]] = [:]
+        for entry in entries {
+            if byCard[entry.taskID] == nil { cards.append(entry.taskID) }
+            byCard[entry.taskID, default: []].append(entry)
+        }
+        let view = HistoryView(localizer: l, style: style)
+        for card in cards {
+            let events = byCard[card] ?? []
+            let title = board.task(card)?.title ?? events.first?.title ?? ""
+            context.output.line("")
+            context.output.line(style.bold(TextSafety.escaped(title)))
+            for line in view.lines(events) { context.output.line("  " + line) }
+        }
+    }
+}
+
+extension ProcessContext {
+    /// The line under `pm list` when others changed something since the
+    /// reader last ran `pm news` (nil: nothing, or never looked). Reads only
+    /// what arrived since, and at most 4 MiB of it.
+    func newsWaiting(_ board: Board) -> String? {
+        let env = environment
+        let path = NewsMark.path(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
+        guard let mark = try? NewsMark.load(path), let log = try? store().eventLog(),
+            let waiting = try? log.othersWaiting(since: mark, user: env.user, limit: 4 << 20), waiting.count > 0
+        else { return nil }
+        return localizer.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count)
+    }
+}

@@ -1,0 +1,144 @@
+/// Where a person last looked at what others changed (`pm news`, DESIGN.md
+/// §13): how much of the log they had seen, kept per user in the state
+/// directory. The log only grows at its end (a change, a sync, a merge all
+/// append), so what arrived since is the bytes after the mark: reading it
+/// costs what arrived, never the log's length.
+public struct NewsMark: Equatable, Sendable {
+    /// Events and bytes of the log seen.
+    public var events: Int
+    public var length: Int
+
+    public init(events: Int, length: Int) {
+        self.events = events
+        self.length = length
+    }
+
+    /// The state file of `user` for the board `boardID`.
+    public static func path(stateDirectory: String, boardID: TaskID, user: String) -> String {
+        UndoStore.stateFile("news", in: stateDirectory, boardID: boardID, user: user)
+    }
+
+    /// The mark saved at `path`; nil when there is none yet.
+    /// - Throws: ``PMError/unsafeFile(path:)`` for a symlink or a folder,
+    ///   ``PMError/stateCorrupt(path:line:column:reason:file:)`` when it
+    ///   cannot be read exactly (never guessed: delete it to start afresh).
+    public static func load(_ path: String, fileSystem: FileSystem = PosixFileSystem()) throws -> NewsMark? {
+        let bytes: [UInt8]
+        do {
+            bytes = try fileSystem.readFileNoFollow(path)
+        } catch let error as SystemCallError {
+            switch error.code {
+            case 2, 20: return nil  // ENOENT, ENOTDIR
+            case 40, 21: throw PMError.unsafeFile(path: path)  // ELOOP, EISDIR
+            default: throw PMError.readFailed(path: path, error)
+            }
+        }
+        return try BoardDecoder.decodeStateFile(bytes, path: path, file: .newsMark) { reader -> NewsMark in
+            var mark = NewsMark(events: -1, length: -1)
+            let start = reader.index
+            try reader.readObject { key, reader in
+                let at = reader.index
+                switch key {
+                case "events", "length":
+                    let value = try reader.readInt(field: key)
+                    guard value >= 0 else { throw JSONReader.Failure(offset: at, reason: .field(key)) }
+                    if key == "events" { mark.events = value } else { mark.length = value }
+                default: _ = try reader.readValue()
+                }
+            }
+            guard mark.events >= 0 else { throw JSONReader.Failure(offset: start, reason: .field("events")) }
+            guard mark.length >= 0 else { throw JSONReader.Failure(offset: start, reason: .field("length")) }
+            return mark
+        }
+    }
+
+    /// Saves the mark at `path` (atomically, readable by its owner only).
+    public func save(_ path: String, fileSystem: FileSystem = PosixFileSystem()) throws {
+        var writer = JSONWriter()
+        writer.object(
+            [("events", { $0.raw(String(events)) }), ("length", { $0.raw(String(length)) })], level: 0)
+        writer.raw("\n")
+        let directory = BoardStore.directory(of: path)
+        do {
+            try fileSystem.createDirectories(directory)
+        } catch let error as SystemCallError {
+            throw PMError.saveFailed(path: directory, error, file: .newsMark)
+        }
+        var atomic = AtomicFileWriter(fileSystem: fileSystem)
+        atomic.role = .newsMark
+        atomic.removeStaleTemporaryFiles(of: path)
+        _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
+    }
+}
+
+/// What others changed since a mark: their events in the order they
+/// arrived, and where the log ends (the next mark).
+public struct News: Sendable {
+    public var events: [Event]
+    public var end: NewsMark
+    /// False when there was no mark (or the log was replaced since): then
+    /// `events` are only the newest ones, not everything.
+    public var sinceMark: Bool
+}
+
+extension EventLogFile {
+    /// The bytes pm writes for an event's author `user` (`"by":"NAME"`): a
+    /// title or a field holding those words has its quotes escaped, so only
+    /// the author key matches.
+    static func authorNeedle(_ user: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.string(user)
+        return Array("\"by\":".utf8) + writer.bytes
+    }
+
+    /// What others than `user` changed since `mark`, read from the mark to
+    /// the end; without a usable mark (none, or a log shorter than it or
+    /// not ending a line there: replaced since), the `newest` last events.
+    /// `current` is where the log stands (its events and bytes), for a new mark.
+    public func news(since mark: NewsMark?, user: String, newest: Int, current: NewsMark) throws -> News {
+        if let mark, let tail = try? read(after: LogPosition(events: mark.events, length: mark.length)) {
+            let others = tail.events.filter { $0.author != user && HistoryEvent($0) != nil }
+            return News(events: others, end: NewsMark(events: mark.events + tail.events.count, length: tail.end), sinceMark: true)
+        }
+        let recent = try readNewest(newest).reversed().filter { $0.author != user && HistoryEvent($0) != nil }
+        return News(events: recent, end: current, sinceMark: false)
+    }
+
+    /// How many changes by others than `user` arrived after `mark`, reading
+    /// at most `limit` bytes: nil when the mark does not fit the log, and
+    /// whether the count is whole (else: at least that many).
+    public func othersWaiting(since mark: NewsMark, user: String, limit: Int) throws -> (count: Int, whole: Bool)? {
+        guard let descriptor = try? fileSystem.openForReading(path) else { return mark.length == 0 ? (0, true) : nil }
+        defer { try? fileSystem.close(descriptor) }
+        let status = try fileSystem.descriptorStatus(descriptor)
+        guard status.kind == .regular, status.links == 1 else { throw PMError.unsafeFile(path: path) }
+        let size = Int(status.size)
+        guard size >= mark.length else { return nil }
+        if size == mark.length { return (0, true) }
+        let from = max(0, mark.length - 1)
+        let bytes = try fileSystem.read(descriptor, at: from, count: min(size - from, limit))
+        guard mark.length == 0 || bytes.first == 0x0A else { return nil }
+        let own = Self.authorNeedle(user)
+        let record = Array("\"kind\":\"\(Event.boardKind)\"".utf8)
+        var count = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = mark.length == 0 ? 0 : 1
+            while start < buffer.count, let end = buffer[start...].firstIndex(of: 0x0A) {
+                let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                if !Self.contains(line, own) && !Self.contains(line, record) { count += 1 }
+                start = end + 1
+            }
+        }
+        return (count, from + bytes.count >= size)
+    }
+
+    private static func contains(_ line: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard line.count >= needle.count, let first = needle.first else { return false }
+        var index = 0
+        while index + needle.count <= line.count {
+            if line[index] == first, needle.indices.allSatisfy({ line[index + $0] == needle[$0] }) { return true }
+            index += 1
+        }
+        return false
+    }
+}
