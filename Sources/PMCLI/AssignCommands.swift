@@ -53,14 +53,20 @@ extension ProcessContext {
     /// Assigns or unassigns and says what it did (or that nothing changed).
     func assign(_ id: String, adding: [String] = [], removing: [String] = [], json: Bool) throws {
         let context = self
-        let env = environment
-        let (task, made) = try change { board -> (BoardTask, HistoryEvent?) in
-            let task = try TaskLookup.find(id, in: board)
-            let known = board.history.appended.count
-            let (_, after) = try board.assign(
-                task.id, adding: adding, removing: removing, eventID: env.makeID(), by: env.user, at: context.now)
-            return (after, board.history.appended.count > known ? board.history.appended.last : nil)
+        let (task, made) = try change { board in
+            try context.assigned(try TaskLookup.find(id, in: board).id, adding: adding, removing: removing, in: &board)
         }
-        output.line(json ? TaskJSON.object(task, today: env.today) : editSentence(task, made))
+        output.line(json ? TaskJSON.object(task, today: environment.today) : editSentence(task, made))
+    }
+
+    /// Assigns and unassigns; returns the task and the history entry it
+    /// made (nil: nothing changed), as ``edited(_:_:in:)`` does for an edit.
+    func assigned(_ id: TaskID, adding: [String], removing: [String] = [], in board: inout Board) throws -> (
+        BoardTask, HistoryEvent?
+    ) {
+        let known = board.history.appended.count
+        let (_, after) = try board.assign(
+            id, adding: adding, removing: removing, eventID: environment.makeID(), by: environment.user, at: now)
+        return (after, board.history.appended.count > known ? board.history.appended.last : nil)
     }
 }

@@ -18,10 +18,12 @@ struct BoardCommand: PMCommand {
         CommandConfiguration(commandName: "board", abstract: help(.helpCommandBoard))
     }
 
+    @OptionGroup var filters: FilterOptions
     @OptionGroup var common: CommonOptions
     @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
+        let filter = try filters.filter(context)
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CLIError.message(context.localizer.string(.errorBoardNeedsTerminal), .usage)
         }
@@ -35,7 +37,8 @@ struct BoardCommand: PMCommand {
             localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
         renderer.checkDue = LiveBoard.checkDue(context)
         let driver = TerminalDriver(
-            source: LiveBoard(context: context), renderer: renderer, color: colors.useColor(context))
+            source: LiveBoard(context: context, filter: filter, typed: filters.typed), renderer: renderer,
+            color: colors.useColor(context))
         do {
             try driver.run()
         } catch TerminalError.notATerminal {
@@ -54,7 +57,21 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     private var syncedFingerprint = ""
     private let interval = Double(ProcessContext.variables["PM_SYNC_INTERVAL"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 30
 
-    init(context: ProcessContext) { self.context = context }
+    /// The filter the board was opened with (`pm board --mine --overdue`),
+    /// and its options as typed, for the status line.
+    let fixed: TaskFilter
+    let typed: [String]
+
+    init(context: ProcessContext, filter: TaskFilter = TaskFilter(), typed: [String] = []) {
+        self.context = context
+        fixed = filter
+        self.typed = typed
+    }
+
+    var openedFiltered: Bool { !fixed.isEmpty }
+
+    /// The board last loaded: its id names the reader's `pm news` mark.
+    private var loaded: TaskID?
 
     func tick() {
         guard let state = try? context.syncState().load(), let remote = state.remote else { return }
@@ -80,6 +97,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
 
     func load() throws -> (tasks: [BoardTask], canUndo: Bool, canRedo: Bool, undoBlocked: Bool) {
         let board = try context.loadBoard()
+        loaded = board.id
         let log = try? context.store().eventLog()
         let state = (try? context.undoStore(for: board).load().resolved(against: board, log: log)) ?? UndoState()
         let blocked = state.undo.last.map { !board.canRevert($0) } ?? false
@@ -104,8 +122,12 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             let event = try context.undoOrRedo(redo: redo)
             let sentence = HistoryView(localizer: l, style: context.style(color: false)).sentence(event)
             return l.string(redo ? .messageRedone : .messageUndone, .text(l.afterColon(sentence)))
-        case .openEdit, .openConflicts:
+        case .openEdit, .openConflicts, .filter:
             return ""
+        case .take(let id):
+            let name = try Assignees.validName(env.user)
+            let (task, made) = try context.change { board in try context.assigned(id, adding: [name], in: &board) }
+            return context.editSentence(task, made)
         case .resolve(let id, let choice):
             return try resolve(id, choice)
         case .save(let form):
@@ -121,12 +143,17 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         let env = context.environment
         let l = context.localizer
         let due = form.due.trimmingWhiteSpace()
+        // Names as `--to` takes them; an empty field is nobody.
+        func names(_ text: String) throws -> [String] {
+            text.contains(where: { !$0.isWhitespace }) ? try Assignees.names(text) : []
+        }
+        let assignees = try names(form.assignees)
         guard let id = form.task else {
             let deadline = due.isEmpty ? nil : try context.parseDate(due)
             let task = try context.change { board in
                 try board.add(
-                    title: form.title, body: form.body, due: deadline, id: env.makeID(), eventID: env.makeID(), by: env.user,
-                    at: context.now)
+                    title: form.title, body: form.body, due: deadline, assignees: assignees, id: env.makeID(),
+                    eventID: env.makeID(), by: env.user, at: context.now)
             }
             return l.string(.messageAdded, context.shown(task.title))
         }
@@ -134,8 +161,22 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         if form.title != form.original[0] { edit.title = form.title }
         if form.body != form.original[1] { edit.body = form.body }
         if form.due != form.original[2] { edit.due = .some(due.isEmpty ? nil : try context.parseDate(due)) }
-        let (task, made) = try context.change { board in try context.edited(id, edit, in: &board) }
-        return context.editSentence(task, made)
+        // Only the names taken off or added in the form: a colleague's assignment meanwhile stays.
+        let before = try names(form.original[3])
+        let adding = assignees.filter { !before.contains($0) }
+        let removing = before.filter { !assignees.contains($0) }
+        var sentences: [String] = []
+        if edit.title != nil || edit.body != nil || edit.due != nil || adding.isEmpty && removing.isEmpty {
+            let (task, made) = try context.change { board in try context.edited(id, edit, in: &board) }
+            sentences.append(context.editSentence(task, made))
+        }
+        if !adding.isEmpty || !removing.isEmpty {
+            let (task, made) = try context.change { board in
+                try context.assigned(id, adding: adding, removing: removing, in: &board)
+            }
+            sentences.append(context.editSentence(task, made))
+        }
+        return sentences.joined(separator: " ")
     }
 
     /// Keeps one value of a field in conflict, as `pm edit` (or `pm move`
@@ -177,12 +218,45 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         return HistoryView(localizer: context.localizer, style: context.style(color: false)).lines(events)
     }
 
+    /// The filter as `pm list` has it: the text where `--grep` finds it (the
+    /// reader's collation, case and accents ignored), "mine" as `pm remind`.
+    func admits(_ task: BoardTask, _ filter: BoardScreen.Filter) -> Bool {
+        if !fixed.admits(task, today: context.environment.today) { return false }
+        if filter.mine, context.remindable([task]).isEmpty { return false }
+        guard !filter.text.isEmpty else { return true }
+        if let collator = collator {
+            return collator.contains(filter.text, in: task.title) || collator.contains(filter.text, in: task.body)
+        }
+        let needle = filter.text.lowercased()
+        return task.title.lowercased().contains(needle) || task.body.lowercased().contains(needle)
+    }
+
+    private lazy var collator = ICUCollator.ignoringCaseAndAccents(locale: context.formatLocale)
+
+    /// The cards others changed since the reader last ran `pm news` (none
+    /// before a first look): only what arrived since is read.
+    func changedByOthers() -> Set<TaskID> {
+        let env = context.environment
+        guard let board = loaded,
+            let mark = try? NewsMark.load(NewsMark.path(stateDirectory: env.stateDirectory, boardID: board, user: env.user)),
+            let news = try? context.store().eventLog().news(
+                since: mark, user: env.user, newest: 0, current: NewsMark(events: 0, length: 0)),
+            news.sinceMark
+        else { return [] }
+        return Set(news.events.map(\.task))
+    }
+
     func status() -> BoardStatus {
         let l = context.localizer
+        // The options the board was opened with, then what others changed since the reader last looked.
+        let opened = typed.isEmpty ? [] : [l.string(.boardFilteredBy, .text(typed.joined(separator: " ")))]
+        let parts = opened + (loaded.flatMap { context.newsWaiting(boardID: $0) }.map { [$0] } ?? [])
+        let news = parts.isEmpty ? nil : parts.joined(separator: " · ")
         guard let state = try? context.syncState().load(), state.remote != nil else {
-            return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal))
+            return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal), summary: news ?? "")
         }
         var summary = List.syncSummary(context, style: context.style(color: false), saysOffline: false) ?? ""
+        if let news { summary = news + " · " + summary }
         // A sync under way is said on the left; the link keeps what the last one found.
         let running = lock.withLock { syncing }
         if running { summary = l.string(.boardLinkSyncing) + " " + summary }

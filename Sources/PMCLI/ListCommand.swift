@@ -66,7 +66,9 @@ struct List: PMCommand {
         if context.stdoutIsTerminal {
             context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
         }
-        if let news = context.newsWaiting(board) { context.output.line(TerminalCells.truncate(news, toWidth: context.width)) }
+        if let news = context.newsWaiting(boardID: board.id) {
+            context.output.line(TerminalCells.truncate(news, toWidth: context.width))
+        }
         // Offline first, and wrapped between its parts rather than cut: at 80
         // columns a Korean or French line would otherwise lose the word.
         if let summary = Self.syncSummary(context, style: context.style(color: false)) {

@@ -86,9 +86,9 @@ extension ProcessContext {
     /// The line under `pm list` when others changed something since the
     /// reader last ran `pm news` (nil: nothing, or never looked). Reads only
     /// what arrived since, and at most 4 MiB of it.
-    func newsWaiting(_ board: Board) -> String? {
+    func newsWaiting(boardID: TaskID) -> String? {
         let env = environment
-        let path = NewsMark.path(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
+        let path = NewsMark.path(stateDirectory: env.stateDirectory, boardID: boardID, user: env.user)
         guard let mark = try? NewsMark.load(path), let log = try? store().eventLog(),
             let waiting = try? log.othersWaiting(since: mark, user: env.user, limit: 4 << 20), waiting.count > 0
         else { return nil }

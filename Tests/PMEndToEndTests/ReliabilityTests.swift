@@ -271,6 +271,7 @@ import Testing
         try pm.run(["edit", id, "--title", "From B"], ["PM_NOW": "2026-11-21T10:00:02Z"])
         try pm.run(["merge", log(a)])
         let other = try pm.run(["add", "Other", "--due", "2026-11-21"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["add", "Theirs", "--to", "ji-woo"], ["PM_USER": "lee"])  // news for ji-woo
         // Every command that takes --json (HelpTests reads the same tree), in an order that leaves each one something to do.
         let outputs: [(String, [String])] = [
             ("task", ["list", "--json"]), ("task", ["show", id, "--json"]), ("task", ["add", "x", "--json"]),
@@ -279,6 +280,7 @@ import Testing
             ("task", ["unassign", other, "ana", "--json"]), ("task", ["take", other, "--json"]),
             ("task", ["list", "--json", "--to", "ji-woo"]), ("task", ["remind", "--json"]), ("task", ["done", other, "--json"]),
             ("history", ["history", "--json"]), ("history", ["history", "--task", id, "--json"]),
+            ("history", ["news", "--json"]),
             ("history", ["undo", "--json"]), ("history", ["redo", "--json"]), ("task", ["delete", other, "--json"]),
             ("status", ["status", "--json"]),
         ]

@@ -6,6 +6,9 @@ public enum BoardAction: String, CaseIterable, Sendable {
     case add, edit, delete, undo, redo, history, help, quit
     case conflicts
     case column1, column2, column3
+    /// Narrow the board to cards holding a text; show only mine (and the
+    /// unassigned); assign the card to me.
+    case filter, mine, take
 }
 
 public enum KeyMap {
@@ -26,7 +29,10 @@ public enum KeyMap {
         (.conflicts, [.character("c"), .character("!")]),
         (.undo, [.control("z"), .character("u")]),
         (.redo, [.control("y"), .character("r")]),
-        (.history, [.character("t"), .character("/")]),
+        (.history, [.character("t"), .character("#")]),
+        (.filter, [.character("/"), .character("f")]),
+        (.mine, [.character("@"), .character("M")]),
+        (.take, [.character("*"), .character("T")]),
         (.help, [.character("?")]),
         (.quit, [.character("q"), .control("c")]),
         (.column1, [.character("1")]),

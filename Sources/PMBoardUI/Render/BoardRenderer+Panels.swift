@@ -33,7 +33,7 @@ extension BoardRenderer {
     func drawForm(_ form: TaskForm, tasks: [TaskID: BoardTask], into screen: inout Screen) {
         let inner = max(10, min(screen.width - 4, 70))
         let bodyLines = 4
-        let height = min(screen.height, 11 + bodyLines)
+        let height = min(screen.height, 13 + bodyLines)
         let left = max(0, (screen.width - inner - 2) / 2)
         let top = max(0, (screen.height - height) / 2)
         screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
@@ -43,16 +43,21 @@ extension BoardRenderer {
             form.task.map { id in localizer.string(.boardFormEditTitle, .text(TextSafety.escaped(tasks[id]?.title ?? ""))) }
             ?? localizer.string(.boardFormAddTitle)
         screen.write(TerminalCells.truncate(heading, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
-        let labels = [localizer.string(.boardFormTitle), localizer.string(.boardFormBody), localizer.string(.boardFormDue)]
+        let labels = [
+            localizer.string(.boardFormTitle), localizer.string(.boardFormBody), localizer.string(.boardFormDue),
+            localizer.string(.boardFormAssignees),
+        ]
         let labelWidth = labels.map { TerminalCells.width(of: $0) }.max() ?? 0
         let fieldX = left + 2 + labelWidth + 2
         let fieldWidth = max(4, left + inner - fieldX)
-        let rows: [TaskForm.Field: Int] = [.title: top + 3, .body: top + 5, .due: top + 6 + bodyLines]
+        let rows: [TaskForm.Field: Int] = [
+            .title: top + 3, .body: top + 5, .due: top + 6 + bodyLines, .assignees: top + 8 + bodyLines,
+        ]
         for field in TaskForm.Field.allCases {
             let y = rows[field] ?? top
             let focused = form.focus == field
             screen.write(labels[field.rawValue], x: left + 2, y: y, look: focused ? [.bold] : [.dim])
-            let text = [form.title, form.body, form.due][field.rawValue]
+            let text = [form.title, form.body, form.due, form.assignees][field.rawValue]
             let lines = field == .body ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
             // The caret's line and column in the field.
             var caretLine = 0
@@ -167,6 +172,7 @@ extension BoardRenderer {
             .selectDown: .boardKeySelect, .moveLeft: .boardKeyMove, .moveRight: .boardKeyMove, .moveMenu: .boardKeyMenu,
             .add: .boardKeyAdd, .edit: .boardKeyEdit, .delete: .boardKeyDelete, .undo: .boardKeyUndo, .redo: .boardKeyRedo,
             .history: .boardKeyHistory, .help: .boardKeyHelp, .quit: .boardKeyQuit, .conflicts: .boardKeyConflictsHelp,
+            .filter: .boardKeyFilter, .mine: .boardKeyMine, .take: .boardKeyTake,
         ]
         let columns: [BoardAction: TaskState] = [.column1: .todo, .column2: .doing, .column3: .done]
         var rows: [(keys: String, label: String)] = []

@@ -35,7 +35,8 @@ public struct BoardRenderer {
         let body = max(1, screen.height - 3 - footer.count)
         let gap = 2
         let sideBySide = (screen.width - 2 * gap) / 3 >= Self.minimumColumnWidth
-        let cards = Cards(tasks: tasks, deadlines: deadlines, reminders: reminders, body: body)
+        let cards = Cards(
+            tasks: tasks, deadlines: deadlines, reminders: reminders, body: body, changed: state.changedByOthers)
         if sideBySide {
             let columnWidth = (screen.width - 2 * gap) / 3
             for index in 0..<3 {
@@ -60,7 +61,7 @@ public struct BoardRenderer {
     private func drawPanel(_ state: BoardScreen, tasks: [TaskID: BoardTask], history: [String], into screen: inout Screen) {
         let title = { (id: TaskID) in MessageArgument.text(TextSafety.escaped(tasks[id]?.title ?? "")) }
         switch state.mode {
-        case .board: break
+        case .board, .filter: break
         case .moveMenu(let task, let choices, let chosen):
             let lines = choices.map { "\(TaskState.allCases.firstIndex(of: $0).map { $0 + 1 } ?? 0)  " + name($0) }
             drawBox(
@@ -134,6 +135,8 @@ public struct BoardRenderer {
         var reminders: Set<TaskID>
         /// The rows the cards may take.
         var body: Int
+        /// Cards others changed since the reader last looked.
+        var changed: Set<TaskID> = []
     }
 
     private func drawColumn(
@@ -180,8 +183,13 @@ public struct BoardRenderer {
         }
     }
 
-    private func height(_ task: BoardTask) -> Int {
-        1 + (task.due == nil ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1) + (task.restored ? 1 : 0)
+    private func height(_ task: BoardTask) -> Int { Self.cardHeight(task) }
+
+    /// The lines a card takes: its title, and one each for its deadline,
+    /// assignees, conflicts and restoration (the driver finds a click with it).
+    public static func cardHeight(_ task: BoardTask) -> Int {
+        1 + (task.due == nil ? 0 : 1) + (task.assignees.isEmpty ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1)
+            + (task.restored ? 1 : 0)
     }
 
     /// The first card shown and the rows the cards get, so that the selected
@@ -206,7 +214,11 @@ public struct BoardRenderer {
 
     /// A card's lines: its title, then its deadline and marks, one line each.
     private func cardLines(_ task: BoardTask, width: Int, cards: Cards) -> [(String, ScreenCell.Look)] {
-        var lines = [(TextSafety.escaped(task.title), ScreenCell.Look())]
+        // A card others changed since the reader last looked (`pm news`) is marked.
+        var lines =
+            cards.changed.contains(task.id)
+            ? [("• " + TextSafety.escaped(task.title), ScreenCell.Look.bold)]
+            : [(TextSafety.escaped(task.title), ScreenCell.Look())]
         if let due = task.due {
             let overdue = task.isOverdue(today: today)
             // At 80 columns a column has 25 cells: a compact date keeps "overdue" whole, as `pm list` does.
@@ -217,6 +229,9 @@ public struct BoardRenderer {
                 look = [.bold]
             }
             lines.append(("  " + label, look))
+        }
+        if !task.assignees.isEmpty {
+            lines.append(("  " + task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "), [.dim]))
         }
         if !task.conflicts.isEmpty {
             let fields = task.conflicts.keys.sorted().map(fieldLabel).joined(separator: ", ")
@@ -262,8 +277,18 @@ public struct BoardRenderer {
         } else if let drag = state.drag, let task = tasks[drag.task] {
             let target = name(TaskState.allCases[drag.over])
             left = (localizer.string(.boardDragging, .text(TextSafety.escaped(task.title)), .text(target)), [.bold])
+        } else if state.mode == .filter {
+            left = (localizer.string(.boardFilterTyping, .text(TextSafety.escaped(state.filter.text))), [.bold])
         } else if !status.message.isEmpty {
             left = (status.message, [])
+        } else if state.filter.isActive {
+            // A filtered board says so, and how to see every card again.
+            var parts: [String] = []
+            if !state.filter.text.isEmpty {
+                parts.append(localizer.string(.boardFilterText, .text(TextSafety.escaped(state.filter.text))))
+            }
+            if state.filter.mine { parts.append(localizer.string(.boardFilterMine)) }
+            left = (localizer.string(.boardFiltered, .text(parts.joined(separator: ", "))), [.bold])
         } else {
             left = (status.summary, [.dim])
         }
@@ -326,6 +351,8 @@ public struct BoardRenderer {
             (keys([.delete]), localizer.string(.boardKeyDelete), card),
             (keys([.undo]), localizer.string(.boardKeyUndo), state.canUndo && !state.undoBlocked),
             (keys([.redo]), localizer.string(.boardKeyRedo), state.canRedo),
+            // "Mine" and "take" are in help (?): two lines at 80 columns hold the rest in every language.
+            (keys([.filter]), localizer.string(.boardKeyFilter), true),
             (keys([.history]), localizer.string(.boardKeyHistory), true),
             (keys([.help]), localizer.string(.boardKeyHelp), true),
             (keys([.quit]), localizer.string(.boardKeyQuit), true),
@@ -337,17 +364,27 @@ public struct BoardRenderer {
     /// The footer: every hint, on a second line when one is not enough (help
     /// and quit last); only on a very narrow screen are the middle ones left out.
     func footerLines(_ state: BoardScreen, width: Int) -> [[Hint]] {
-        let all = hints(state)
+        var all = hints(state)
         func cells(_ hint: Hint) -> Int { TerminalCells.width(of: hint.keys + " " + hint.label) + 2 }
-        var lines: [[Hint]] = [[]]
-        var used = 0
-        for hint in all {
-            if used + cells(hint) > width + 2, !lines[lines.count - 1].isEmpty {
-                lines.append([])
-                used = 0
+        func wrapped(_ hints: [Hint]) -> [[Hint]] {
+            var lines: [[Hint]] = [[]]
+            var used = 0
+            for hint in hints {
+                if used + cells(hint) > width + 2, !lines[lines.count - 1].isEmpty {
+                    lines.append([])
+                    used = 0
+                }
+                lines[lines.count - 1].append(hint)
+                used += cells(hint)
             }
-            lines[lines.count - 1].append(hint)
-            used += cells(hint)
+            return lines
+        }
+        var lines = wrapped(all)
+        if lines.count > 2 {
+            // The filter's key is the first to give way (help lists it).
+            let filter = localizer.string(.boardKeyFilter)
+            all.removeAll { $0.label == filter }
+            lines = wrapped(all)
         }
         guard lines.count > 2 else { return lines }
         // Too narrow for two lines: as many as fit, then help and quit.

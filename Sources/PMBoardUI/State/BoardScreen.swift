@@ -21,6 +21,21 @@ public struct BoardScreen: Equatable, Sendable {
         /// A card's values in conflict after a sync: each field's shown value
         /// and the others kept, one chosen (DESIGN.md §9).
         case conflicts(task: TaskID, choices: [ConflictChoice], chosen: Int)
+        /// Typing the filter's text (`/`): the board narrows as it is typed.
+        case filter
+    }
+
+    /// What the board shows (DESIGN.md §13): cards whose title or body holds
+    /// `text` (as `--grep` matches), and only the reader's own and the
+    /// unassigned ones when `mine` is on. The driver applies it.
+    public struct Filter: Equatable, Sendable {
+        public var text = ""
+        public var mine = false
+        public init(text: String = "", mine: Bool = false) {
+            self.text = text
+            self.mine = mine
+        }
+        public var isActive: Bool { !text.isEmpty || mine }
     }
 
     /// Why a key did nothing: said in the status line (a dimmed key says why when pressed).
@@ -40,6 +55,10 @@ public struct BoardScreen: Equatable, Sendable {
         case resolve(TaskID, ConflictChoice)
         /// Save the form (the driver closes it with ``closeForm()`` once saved).
         case save(TaskForm)
+        /// The filter changed: the driver shows the cards it lets through.
+        case filter(Filter)
+        /// Assign the card to the reader (`pm take`).
+        case take(TaskID)
         case quit
     }
 
@@ -50,6 +69,10 @@ public struct BoardScreen: Equatable, Sendable {
     public private(set) var row = 0
     public private(set) var mode = Mode.board
     public private(set) var notice: Notice?
+    /// What the board shows (the driver filters the columns it refreshes with).
+    public private(set) var filter = Filter()
+    /// Cards others changed since the reader last looked (`pm news`): marked.
+    public private(set) var changedByOthers: Set<TaskID> = []
     public var canUndo = false
     public var undoBlocked = false
     public var canRedo = false
@@ -74,7 +97,8 @@ public struct BoardScreen: Equatable, Sendable {
     }
 
     public static func == (a: BoardScreen, b: BoardScreen) -> Bool {
-        (a.columns, a.column, a.row, a.mode, a.notice) == (b.columns, b.column, b.row, b.mode, b.notice)
+        (a.columns, a.column, a.row, a.mode, a.notice, a.filter) == (b.columns, b.column, b.row, b.mode, b.notice, b.filter)
+            && a.changedByOthers == b.changedByOthers
             && (a.canUndo, a.undoBlocked, a.canRedo, a.underHelp, a.answers, a.conflicted)
                 == (b.canUndo, b.undoBlocked, b.canRedo, b.underHelp, b.answers, b.conflicted)
             && a.drag?.task == b.drag?.task && a.drag?.over == b.drag?.over
@@ -93,10 +117,12 @@ public struct BoardScreen: Equatable, Sendable {
     /// The board changed (a command of ours, another process, a sync): the
     /// selection stays on the same task wherever it went, else on the same place.
     public mutating func refresh(
-        columns new: [[TaskID]], canUndo: Bool, canRedo: Bool, undoBlocked: Bool = false, conflicted: Set<TaskID> = []
+        columns new: [[TaskID]], canUndo: Bool, canRedo: Bool, undoBlocked: Bool = false, conflicted: Set<TaskID> = [],
+        changedByOthers: Set<TaskID>? = nil
     ) {
         let keep = selected
         self.conflicted = conflicted
+        if let changedByOthers { self.changedByOthers = changedByOthers }
         columns = new + Array(repeating: [], count: max(0, 3 - new.count))
         (self.canUndo, self.canRedo, self.undoBlocked) = (canUndo, canRedo, undoBlocked)
         if let keep {
@@ -144,7 +170,36 @@ public struct BoardScreen: Equatable, Sendable {
                 underHelp = .board
             }
             return []
+        case .filter: return reduceFilter(key)
         }
+    }
+
+    /// Typing the filter: each character as typed (a Korean input method
+    /// sends whole syllables; letters are never read as keys here), Backspace
+    /// takes one back, Enter keeps the filter, Esc clears it.
+    private mutating func reduceFilter(_ key: Key) -> [Effect] {
+        switch key {
+        case .character(let character) where !character.isNewline:
+            filter.text.append(character)
+        case .paste(let text):
+            filter.text += text.filter { !$0.isNewline && $0 != "\t" }
+        case .backspace:
+            guard !filter.text.isEmpty else { return [] }
+            filter.text.removeLast()
+        case .enter, .tab:
+            mode = .board
+            return []
+        case .escape:
+            mode = .board
+            guard !filter.text.isEmpty else { return [] }
+            filter.text = ""
+        case .up, .down, .left, .right:
+            mode = .board
+            return reduceBoard(key)
+        default:
+            return []
+        }
+        return [.filter(filter)]
     }
 
     /// `?` over a question or menu: its keys are listed, and closing help goes back to it.
@@ -155,6 +210,11 @@ public struct BoardScreen: Equatable, Sendable {
 
     private mutating func reduceBoard(_ key: Key) -> [Effect] {
         if case .mouse(let event) = key { return mouse(event) }
+        // Esc on a filtered board shows every card again.
+        if key == .escape, filter.isActive {
+            filter = Filter()
+            return [.filter(filter)]
+        }
         guard let action = KeyMap.action(for: key) else { return [] }
         switch action {
         case .selectLeft: select(column: column - 1)
@@ -214,6 +274,16 @@ public struct BoardScreen: Equatable, Sendable {
             }
             return [.openConflicts(task)]
         case .history: mode = .history(task: nil)
+        case .filter: mode = .filter
+        case .mine:
+            filter.mine.toggle()
+            return [.filter(filter)]
+        case .take:
+            guard let task = selected else {
+                notice = .nothingSelected
+                return []
+            }
+            return [.take(task)]
         case .help: openHelp()
         case .quit: return [.quit]
         }

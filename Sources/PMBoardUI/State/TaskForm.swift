@@ -1,15 +1,18 @@
 import PMCore
 
 /// The add and edit form (the apps' form sheet): title, body (several
-/// lines) and deadline (typed in any form `--due` accepts), edited at a caret.
+/// lines), deadline (typed in any form `--due` accepts) and who does it
+/// (names, comma-separated), edited at a caret.
 public struct TaskForm: Equatable, Sendable {
-    public enum Field: Int, CaseIterable, Sendable { case title, body, due }
+    public enum Field: Int, CaseIterable, Sendable { case title, body, due, assignees }
 
     /// The task edited; nil when adding.
     public var task: TaskID?
     public var title: String
     public var body: String
     public var due: String
+    /// Who does it: names as `pm add --to` takes them (`ana, ji-woo`).
+    public var assignees: String
     /// What the fields held when the form opened: Esc asks before losing a change.
     public let original: [String]
     public var focus = Field.title
@@ -20,16 +23,17 @@ public struct TaskForm: Equatable, Sendable {
     /// The task changed on disk while the form was open.
     public var changedUnderneath = false
 
-    public init(task: TaskID? = nil, title: String = "", body: String = "", due: String = "") {
+    public init(task: TaskID? = nil, title: String = "", body: String = "", due: String = "", assignees: String = "") {
         self.task = task
         self.title = title
         self.body = body
         self.due = due
-        original = [title, body, due]
+        self.assignees = assignees
+        original = [title, body, due, assignees]
         caret = title.count
     }
 
-    public var changed: Bool { [title, body, due] != original }
+    public var changed: Bool { [title, body, due, assignees] != original }
 
     /// The focused field's text.
     public var text: String {
@@ -38,6 +42,7 @@ public struct TaskForm: Equatable, Sendable {
             case .title: return title
             case .body: return body
             case .due: return due
+            case .assignees: return assignees
             }
         }
         set {
@@ -45,6 +50,7 @@ public struct TaskForm: Equatable, Sendable {
             case .title: title = newValue
             case .body: body = newValue
             case .due: due = newValue
+            case .assignees: assignees = newValue
             }
         }
     }

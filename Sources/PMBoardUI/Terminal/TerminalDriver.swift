@@ -26,6 +26,27 @@ public protocol BoardSource: AnyObject {
     func today() -> CivilDate
     /// The cards whose reminder is due now, each with the words that announce it.
     func reminders(_ tasks: [BoardTask]) -> [TaskID: String]
+    /// Whether the board's filter lets `task` through (its text as `pm list
+    /// --grep` matches it; "mine": the reader's own and the unassigned).
+    func admits(_ task: BoardTask, _ filter: BoardScreen.Filter) -> Bool
+    /// The cards others changed since the reader last looked (`pm news`).
+    func changedByOthers() -> Set<TaskID>
+    /// Whether the board was opened filtered (`pm board --mine`): then
+    /// ``admits(_:_:)`` is asked of every card, the key filter or not.
+    var openedFiltered: Bool { get }
+}
+
+extension BoardSource {
+    public func admits(_ task: BoardTask, _ filter: BoardScreen.Filter) -> Bool {
+        filter.text.isEmpty || task.title.localizedStandardContainsFallback(filter.text)
+    }
+    public func changedByOthers() -> Set<TaskID> { [] }
+    public var openedFiltered: Bool { false }
+}
+
+extension String {
+    /// Case-insensitive containment without ICU: a source that knows no better.
+    func localizedStandardContainsFallback(_ other: String) -> Bool { lowercased().contains(other.lowercased()) }
 }
 
 /// The thin part that touches the terminal (DESIGN.md §11): raw mode, the
@@ -114,10 +135,18 @@ public final class TerminalDriver {
         case .openEdit(let id):
             guard let task = tasks[id] else { return true }
             formTask = task
-            state.openForm(TaskForm(task: id, title: task.title, body: task.body, due: task.due?.description ?? ""))
+            state.openForm(
+                TaskForm(
+                    task: id, title: task.title, body: task.body, due: task.due?.description ?? "",
+                    assignees: task.assignees.joined(separator: ", ")))
             return true
         case .openConflicts(let id):
             state.openConflicts(id, choices: tasks[id].map(ConflictChoice.all) ?? [])
+            return true
+        case .filter:
+            // Narrowed in memory: nothing is read again.
+            showColumns()
+            dirty = true
             return true
         default: break
         }
@@ -188,16 +217,27 @@ public final class TerminalDriver {
 
     /// The task an edit form opened on, as it was: a change on disk is said in the form.
     private var formTask: BoardTask?
+    /// The tasks in reading order, and what undo and redo can do, as last loaded.
+    private var ordered: [BoardTask] = []
+    private var undo = (canUndo: false, canRedo: false, blocked: false)
+
+    /// The columns the filter lets through, from the tasks last loaded.
+    private func showColumns(changed: Set<TaskID>? = nil) {
+        let filter = state.filter
+        let shown = filter.isActive || source.openedFiltered ? ordered.filter { source.admits($0, filter) } : ordered
+        let columns = TaskState.allCases.map { state in shown.filter { $0.state == state }.map(\.id) }
+        state.refresh(
+            columns: columns, canUndo: undo.canUndo, canRedo: undo.canRedo, undoBlocked: undo.blocked,
+            conflicted: Set(ordered.filter { !$0.conflicts.isEmpty }.map(\.id)), changedByOthers: changed)
+    }
 
     private func reload() throws {
         let loaded = try source.load()
         tasks = Dictionary(loaded.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         // The order of `pm list`: by deadline (none last), then as created.
-        let ordered = BoardTask.byDeadline(loaded.tasks)
-        let columns = TaskState.allCases.map { state in ordered.filter { $0.state == state }.map(\.id) }
-        state.refresh(
-            columns: columns, canUndo: loaded.canUndo, canRedo: loaded.canRedo, undoBlocked: loaded.undoBlocked,
-            conflicted: Set(loaded.tasks.filter { !$0.conflicts.isEmpty }.map(\.id)))
+        ordered = BoardTask.byDeadline(loaded.tasks)
+        undo = (loaded.canUndo, loaded.canRedo, loaded.undoBlocked)
+        showColumns(changed: source.changedByOthers())
         if let formTask { state.markFormChanged { id in id == formTask.id && tasks[id] != formTask } }
         fingerprint = source.fingerprint()
         if remindersKnown { checkReminders() }
@@ -248,8 +288,7 @@ public final class TerminalDriver {
     }
 
     private func cardHeight(_ id: TaskID) -> Int {
-        guard let task = tasks[id] else { return 1 }
-        return 1 + (task.due == nil ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1) + (task.restored ? 1 : 0)
+        tasks[id].map(BoardRenderer.cardHeight) ?? 1
     }
 
     static func size() -> (Int, Int) {

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// `pm board`'s team keys in a real terminal (DESIGN.md §13): `/` filters
+/// as Korean is typed, `@` shows only mine, `T` takes a card, a card others
+/// changed since I last looked is marked, and the status line says so.
+@Suite(.serialized) struct BoardTeamTmuxTests {
+    typealias Session = BoardTmuxTests.Session
+
+    @Test func filterMineTakeAndNewsMarksInKorean() throws {
+        var pm = PMBinary(language: "ko_KR.UTF-8")
+        pm.environment["PM_NOW"] = nil
+        try pm.run(["add", "Budget review", "--to", "ji-woo"])
+        let design = try pm.run(["add", "디자인 검토", "--to", "lee"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["add", "회의 준비"])
+        try pm.run(["news"])  // ji-woo has looked: what lee does next is news
+        try pm.run(["edit", design, "--body", "시안 두 개"], ["PM_USER": "lee"])
+        let session = try Session(pm: pm, language: "ko_KR.UTF-8")
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("할 일 (3)") && $0.contains("• 디자인 검토") }, "\(session.screen)")
+        #expect(session.screen.contains("@lee") && session.screen.contains("다른 사람의 변경 1개"), "\(session.screen)")
+        // Mine: ji-woo's card and the unassigned one; the status line says the board is filtered.
+        try session.keys("@")
+        #expect(session.waitFor { !$0.contains("디자인 검토") && $0.contains("회의 준비") && $0.contains("거른 보기") }, "\(session.screen)")
+        try session.keys("@")
+        #expect(session.waitFor { $0.contains("디자인 검토") && !$0.contains("거른 보기") }, "\(session.screen)")
+        // `/` and Korean typed as syllables: letters are text here, not keys.
+        try session.keys("/")
+        try session.raw("회의")
+        #expect(
+            session.waitFor { !$0.contains("Budget review") && $0.contains("회의 준비") && $0.contains("거르기: 회의") },
+            "\(session.screen)")
+        try session.keys("Enter")
+        #expect(session.waitFor { $0.contains("거른 보기: '회의'") }, "\(session.screen)")
+        try session.keys("Escape")
+        #expect(session.waitFor { $0.contains("Budget review") && $0.contains("디자인 검토") }, "\(session.screen)")
+        // Take: the selected card (the filter's last, still selected: one up is lee's) is assigned to me, on disk.
+        #expect(session.screen.contains("▌회의 준비"), "\(session.screen)")
+        try session.keys("Up")
+        try session.keys("T")
+        #expect(session.waitFor { $0.contains("@ji-woo @lee") }, "\(session.screen)")
+        let shown = try pm.run(["show", design, "--json"]).stdout
+        #expect(shown.contains("\"ji-woo\"") && shown.contains("\"lee\""), "\(shown)")
+        try session.keys("q")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+    }
+
+    /// The form names who does a card: added with names, then one taken off
+    /// in the edit form (only that name goes: the log says so).
+    @Test func theFormAssignsAndUnassigns() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let session = try Session(pm: pm)
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("TODO (0)") }, "\(session.screen)")
+        try session.keys("a")
+        #expect(session.waitFor { $0.contains("New card") && $0.contains("Assigned to") }, "\(session.screen)")
+        try session.raw("Plan the offsite")
+        for _ in 0..<3 { try session.keys("Tab") }
+        try session.raw("lee, 지우")
+        try session.keys("Enter")
+        #expect(session.waitFor { $0.contains("TODO (1)") && $0.contains("@lee @지우") }, "\(session.screen)")
+        try session.keys("e")
+        #expect(session.waitFor { $0.contains("lee, 지우") }, "\(session.screen)")
+        for _ in 0..<3 { try session.keys("Tab") }
+        try session.keys("End")
+        for _ in 0..<4 { try session.keys("BSpace") }
+        try session.keys("Enter")
+        #expect(session.waitFor { $0.contains("Unassigned 지우 from 'Plan the offsite'.") }, "\(session.screen)")
+        let list = try pm.run(["list", "--json"]).stdout
+        #expect(list.contains("\"assignees\": [\"lee\"]"), "\(list)")
+        // A name nobody could be assigned by is refused, and the card is unchanged.
+        try session.keys("e")
+        for _ in 0..<3 { try session.keys("Tab") }
+        try session.raw(",,")
+        try session.keys("Enter")
+        #expect(session.waitFor { $0.contains("is not a name") }, "\(session.screen)")
+        #expect(try pm.run(["list", "--json"]).stdout == list)
+        try session.keys("Escape")
+        try session.keys("y")
+        try session.keys("q")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+    }
+
+    /// `pm board` takes the filters `pm list` takes, and says it is filtered;
+    /// the keys' filter narrows it further.
+    @Test func theBoardOpensFilteredAsListIs() throws {
+        var pm = PMBinary(language: "fr_FR.UTF-8")
+        pm.environment["PM_NOW"] = nil
+        try pm.run(["add", "Budget", "--to", "lee"])
+        try pm.run(["add", "Réunion", "--to", "lee"])
+        try pm.run(["add", "Maquette", "--to", "ana"])
+        let session = try Session(
+            pm: pm, language: "fr_FR.UTF-8", command: [PMBinary.path, "board", "--to", "lee", "--board", pm.boardPath])
+        defer { session.close() }
+        #expect(
+            session.waitFor { $0.contains("À FAIRE (2)") && !$0.contains("Maquette") && $0.contains("Vue filtrée (--to lee)") },
+            "\(session.screen)")
+        try session.keys("/")
+        try session.raw("reunion")  // accents ignored, as --grep
+        #expect(
+            session.waitFor { $0.contains("À FAIRE (1)") && $0.contains("Réunion") && !$0.contains("Budget") },
+            "\(session.screen)")
+        try session.keys("Escape")
+        #expect(session.waitFor { $0.contains("À FAIRE (2)") && !$0.contains("Maquette") }, "\(session.screen)")
+        try session.keys("q")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+    }
+}
