@@ -123,15 +123,6 @@ public struct ReminderLog: Sendable {
         }
         writer.object(members, level: 0)
         writer.raw("\n")
-        let directory = BoardStore.directory(of: path)
-        do {
-            try fileSystem.createDirectories(directory)
-        } catch let error as SystemCallError {
-            throw PMError.saveFailed(path: directory, error, file: .reminderLog)
-        }
-        var atomic = AtomicFileWriter(fileSystem: fileSystem)
-        atomic.role = .reminderLog
-        atomic.removeStaleTemporaryFiles(of: path)
-        _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
+        try AtomicFileWriter.saveStateFile(writer, to: path, role: .reminderLog, fileSystem: fileSystem)
     }
 }

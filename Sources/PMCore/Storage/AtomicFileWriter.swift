@@ -11,6 +11,23 @@ struct AtomicFileWriter {
     /// Which file this is, for the error a failure throws.
     var role: SavedFile = .board
 
+    /// Saves a person's state file (undo history, reminders, sync state,
+    /// news mark): its folder made if need be, then the file replaced
+    /// atomically, readable by its owner only.
+    /// - Throws: ``PMError/saveFailed(path:_:file:)`` naming `role`.
+    static func saveStateFile(_ writer: consuming JSONWriter, to path: String, role: SavedFile, fileSystem: FileSystem) throws {
+        let directory = BoardStore.directory(of: path)
+        do {
+            try fileSystem.createDirectories(directory)
+        } catch let error as SystemCallError {
+            throw PMError.saveFailed(path: directory, error, file: role)
+        }
+        var atomic = AtomicFileWriter(fileSystem: fileSystem)
+        atomic.role = role
+        atomic.removeStaleTemporaryFiles(of: path)
+        _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
+    }
+
     /// How old another host's temp file must be before it counts as left behind.
     static let foreignTemporaryLifetime: Int64 = 3600 * 1_000_000_000
 

@@ -58,16 +58,7 @@ public struct NewsMark: Equatable, Sendable {
         writer.object(
             [("events", { $0.raw(String(events)) }), ("length", { $0.raw(String(length)) })], level: 0)
         writer.raw("\n")
-        let directory = BoardStore.directory(of: path)
-        do {
-            try fileSystem.createDirectories(directory)
-        } catch let error as SystemCallError {
-            throw PMError.saveFailed(path: directory, error, file: .newsMark)
-        }
-        var atomic = AtomicFileWriter(fileSystem: fileSystem)
-        atomic.role = .newsMark
-        atomic.removeStaleTemporaryFiles(of: path)
-        _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
+        try AtomicFileWriter.saveStateFile(writer, to: path, role: .newsMark, fileSystem: fileSystem)
     }
 }
 

@@ -122,12 +122,6 @@ public struct SyncStateStore: Sendable {
     /// Saves the state atomically.
     /// - Throws: ``PMError/saveFailed(path:_:file:)``.
     public func save(_ state: SyncState) throws {
-        let directory = BoardStore.directory(of: path)
-        do {
-            try fileSystem.createDirectories(directory)
-        } catch let error as SystemCallError {
-            throw PMError.saveFailed(path: directory, error, file: .syncState)
-        }
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("lastAttemptOffline", { $0.raw(state.lastAttemptOffline ? "true" : "false") }),
             ("syncedEvents", { $0.raw(String(state.syncedEvents)) }),
@@ -162,10 +156,7 @@ public struct SyncStateStore: Sendable {
         var writer = JSONWriter()
         writer.object(fields.sorted { $0.0 < $1.0 }, level: 0)
         writer.raw("\n")
-        var atomic = AtomicFileWriter(fileSystem: fileSystem)
-        atomic.role = .syncState
-        atomic.removeStaleTemporaryFiles(of: path)
-        _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
+        try AtomicFileWriter.saveStateFile(writer, to: path, role: .syncState, fileSystem: fileSystem)
     }
 
     /// `{"<key>": "1-40,42", …}`.

@@ -110,12 +110,6 @@ public struct UndoStore: Sendable {
     /// Saves the stacks atomically. The caller holds the board's lock.
     /// - Throws: ``PMError/saveFailed(path:_:file:)`` naming the undo history.
     public func save(_ stored: Stored) throws {
-        let directory = BoardStore.directory(of: path)
-        do {
-            try fileSystem.createDirectories(directory)
-        } catch let error as SystemCallError {
-            throw PMError.saveFailed(path: directory, error, file: .undoState)
-        }
         var writer = JSONWriter()
         var fields: [(String, (inout JSONWriter) -> Void)] = [
             ("redo", { Self.write(stored.committed.redo, into: &$0, level: 1) }),
@@ -137,10 +131,7 @@ public struct UndoStore: Sendable {
         }
         writer.object(fields, level: 0)
         writer.raw("\n")
-        var atomic = AtomicFileWriter(fileSystem: fileSystem)
-        atomic.role = .undoState
-        atomic.removeStaleTemporaryFiles(of: path)
-        _ = try atomic.write(writer.finishedChunks(), to: path, mode: 0o600)
+        try AtomicFileWriter.saveStateFile(writer, to: path, role: .undoState, fileSystem: fileSystem)
     }
 
     // MARK: Format
