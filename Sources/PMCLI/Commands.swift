@@ -18,7 +18,7 @@ public struct PM: ParsableCommand {
                 Start.self, Done.self, Assign.self, Unassign.self, Take.self, News.self, BoardCommand.self, Merge.self, Sync.self,
                 Remote.self, Status.self, Remind.self,
                 Checkpoint.self,
-                Export.self, L10n.self, Complete.self, Generate.self,
+                Export.self, Completion.self, L10n.self, Complete.self, Generate.self,
             ]
         )
     }

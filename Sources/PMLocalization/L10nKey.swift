@@ -85,6 +85,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case helpCommandDelete = "help.command.delete"
     case helpCommandEdit = "help.command.edit"
     case helpCommandExport = "help.command.export"
+    case helpCommandCompletion = "help.command.completion"
+    case helpShell = "help.shell"
     case helpCommandExportIcs = "help.command.exportIcs"
     case helpCommandHistory = "help.command.history"
     case helpCommandL10n = "help.command.l10n"

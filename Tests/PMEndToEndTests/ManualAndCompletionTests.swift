@@ -34,6 +34,25 @@ import Testing
         }
     }
 
+    /// `pm completion SHELL` prints the script shipped for that shell (a pm
+    /// installed without Resources/ gives its own), in any language; any
+    /// other shell is a usage error in the reader's language.
+    @Test func pmCompletionPrintsTheShippedScripts() throws {
+        let pm = PMBinary()
+        for (shell, path) in [("bash", "completions/pm.bash"), ("zsh", "completions/_pm"), ("fish", "completions/pm.fish")] {
+            for language in ["en_US.UTF-8", "ko_KR.UTF-8"] {
+                let run = try pm.run(["completion", shell], ["LANG": language])
+                #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+                #expect(try shipped(path) == run.stdout, "\(shell)")
+            }
+        }
+        let wrong = try pm.run(["completion", "tcsh"], ["LANG": "fr_FR.UTF-8"])
+        #expect(wrong.status == 64 && wrong.stdout.isEmpty)
+        #expect(wrong.stderr.contains("pm completion --help"), "\(wrong.stderr)")
+        let help = try pm.run(["completion", "--help"], ["LANG": "ko_KR.UTF-8"]).stdout
+        #expect(help.contains("자동 완성 스크립트"), "\(help)")
+    }
+
     /// Each page as man shows it: under LANG=C without a troff warning (the
     /// Korean page says in one line how to read it), exit codes in order,
     /// `pm help` described in the page's language, no French line begun by a
