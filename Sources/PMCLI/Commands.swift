@@ -6,7 +6,7 @@ import PMLocalization
 /// The root command.
 public struct PM: ParsableCommand {
     /// What `pm --version` prints.
-    static let version = "0.1.0"
+    static let version = PMVersion.string
 
     public static var configuration: CommandConfiguration {
         CommandConfiguration(

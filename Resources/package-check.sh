@@ -1,0 +1,66 @@
+#!/bin/sh
+# Checks what `sh Resources/package.sh` made in DIST (default dist/): the
+# checksums, every file each package must hold where it must hold it, the
+# .deb's metadata, and the binaries unpacked from both running alone in
+# three languages. CI runs it; exits non-zero on the first problem.
+#   sh Resources/package-check.sh [DIST]
+set -eu
+dist=${1:-$(cd "$(dirname "$0")/.." && pwd)/dist}
+fail() { echo "package-check: $*" >&2; exit 1; }
+cd "$dist"
+sha256sum --quiet -c SHA256SUMS || fail "checksums differ"
+tarball=$(ls pm-*-linux-x86_64.tar.gz)
+deb=$(ls pm_*_amd64.deb)
+version=${tarball#pm-}
+version=${version%-linux-x86_64.tar.gz}
+[ "$deb" = "pm_${version}_amd64.deb" ] || fail "$deb does not have the tarball's version $version"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The tarball: one folder, bin/ and share/ under it.
+tar -tzf "$tarball" | sed "s|^pm-$version-linux-x86_64/||" | sort >"$work/tar.txt"
+for file in bin/pm share/man/man1/pm.1 share/man/fr/man1/pm.1 share/man/ko/man1/pm.1 \
+  share/bash-completion/completions/pm share/zsh/site-functions/_pm share/fish/vendor_completions.d/pm.fish \
+  share/systemd/user/pm-remind.service share/systemd/user/pm-remind.timer \
+  share/doc/pm/README.md share/doc/pm/LICENSE share/doc/pm/CHANGELOG.md; do
+  grep -qx "$file" "$work/tar.txt" || fail "$tarball lacks $file"
+done
+[ "$(tar --numeric-owner -tvzf "$tarball" | awk '{print $2}' | sort -u)" = "0/0" ] || fail "$tarball has files not owned by root"
+mkdir "$work/local"
+tar -xzf "$tarball" -C "$work/local" --strip-components=1
+grep -q "^ExecStart=%h/.local/bin/pm remind --notify" "$work/local/share/systemd/user/pm-remind.service" ||
+  fail "the tarball's unit does not run ~/.local/bin/pm"
+
+# The .deb: its metadata and where Debian puts each file.
+[ "$(dpkg-deb -f "$deb" Package)" = pm ] || fail "not named pm"
+[ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || fail "version is not $version"
+[ "$(dpkg-deb -f "$deb" Architecture)" = amd64 ] || fail "not amd64"
+dpkg-deb -f "$deb" Depends | grep -q "libc6 (>= 2.35)" || fail "does not depend on glibc 2.35"
+dpkg-deb -f "$deb" Depends | grep -q libicu && fail "depends on ICU: pm runs without it"
+dpkg-deb -f "$deb" Recommends | grep -q "libicu72" || fail "does not recommend ICU"
+dpkg-deb -c "$deb" | awk '{print $2 " " $6}' >"$work/deb.txt"
+grep -q "^root/root ./usr/bin/pm$" "$work/deb.txt" || fail "no /usr/bin/pm owned by root"
+for file in usr/share/man/man1/pm.1.gz usr/share/man/fr/man1/pm.1.gz usr/share/man/ko/man1/pm.1.gz \
+  usr/share/bash-completion/completions/pm usr/share/zsh/vendor-completions/_pm \
+  usr/share/fish/vendor_completions.d/pm.fish usr/lib/systemd/user/pm-remind.service \
+  usr/lib/systemd/user/pm-remind.timer usr/share/doc/pm/copyright usr/share/doc/pm/changelog.gz; do
+  grep -q " ./$file$" "$work/deb.txt" || fail "$deb lacks /$file"
+done
+dpkg-deb -x "$deb" "$work/root"
+grep -q "^ExecStart=/usr/bin/pm remind --notify" "$work/root/usr/lib/systemd/user/pm-remind.service" ||
+  fail "the .deb's unit does not run /usr/bin/pm"
+
+# Both binaries: stripped, no ICU linked, the version, and every language.
+for pm in "$work/local/bin/pm" "$work/root/usr/bin/pm"; do
+  [ "$("$pm" --version)" = "$version" ] || fail "$pm --version is not $version"
+  ldd "$pm" | grep -q libicu && fail "$pm links ICU"
+  file "$pm" 2>/dev/null | grep -q "not stripped" && fail "$pm is not stripped"
+  board="$work/board-$(basename "$(dirname "$(dirname "$pm")")").json"
+  PM_BOARD=$board PM_NOW=2026-11-21T10:00:00Z TZ=UTC HOME=$work "$pm" add "Réunion équipe" --due 2026-11-20 >/dev/null 2>&1
+  PM_BOARD=$board PM_NOW=2026-11-21T10:00:00Z TZ=UTC HOME=$work LANG=fr_FR.UTF-8 "$pm" list | grep -q "20 nov. (en retard)" ||
+    fail "$pm list is not French"
+  PM_BOARD=$board PM_NOW=2026-11-21T10:00:00Z TZ=UTC HOME=$work LANG=ko_KR.UTF-8 "$pm" list | grep -q "11월 20일 (마감 지남)" ||
+    fail "$pm list is not Korean"
+  "$pm" completion bash | grep -q "pm __complete" || fail "$pm completion bash"
+done
+echo "package-check: $tarball and $deb hold what they must (pm $version)"
