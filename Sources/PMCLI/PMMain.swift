@@ -165,11 +165,14 @@ public enum PMMain {
         commandLine().dropFirst().firstIndex { UTF8Validation.firstInvalidOffset(in: $0) != nil }
     }
 
-    /// The command line as bytes. Swift finds `argv` through `environ` at
-    /// start-up; a preloaded library that calls `setenv` first (libfaketime
-    /// does) leaves it empty, so then the kernel's copy is read instead, rather
+    /// The command line as bytes: as the loader passed it (kept by a C
+    /// constructor: needs no /proc, which a chroot or a sandbox may lack,
+    /// and no untouched `environ`). Else Swift's, which it finds through
+    /// `environ` at start-up (a preloaded library that calls `setenv` first,
+    /// as libfaketime does, leaves it empty); else the kernel's copy, rather
     /// than running as if no argument had been given.
     private static func commandLine() -> [[UInt8]] {
+        if let loaded = LoaderArguments.bytes { return loaded }
         if CommandLine.argc > 0 {
             return (0..<Int(CommandLine.argc)).map { position in
                 guard let pointer = CommandLine.unsafeArgv[position] else { return [] }

@@ -125,4 +125,11 @@ int32_t pm_zone_default(PMUChar *result, int32_t capacity, UErrorCode *status);
 int32_t pm_normalize(int form, const PMUChar *src, int32_t length, PMUChar *dest, int32_t capacity,
                      UErrorCode *status);
 
+// MARK: Arguments
+
+/// The program's arguments as the loader passed them (arguments.c): 0 and
+/// null when they were not seen.
+int pm_argument_count(void);
+const char *pm_argument(int index);
+
 #endif
