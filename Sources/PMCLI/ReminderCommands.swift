@@ -89,6 +89,32 @@ enum DesktopReminders {
     }
 }
 
+/// `pm export json`: the whole board for scripts (Resources/export.schema.json).
+struct ExportJSON: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "json", abstract: help(.helpCommandExportJson))
+    }
+
+    @Option(help: ArgumentHelp(help(.helpOutput))) var output: String?
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let env = context.environment
+        let filter = try filters.filter(context)
+        let board = try context.loadBoard()
+        let tasks = filter.isEmpty ? board.tasks : board.tasks.filter { filter.admits($0, today: env.today) }
+        let text = BoardExportJSON.document(board: board.id, tasks: tasks, exportedAt: context.now, today: env.today)
+        guard let output else {
+            context.output.write(text)
+            return
+        }
+        try FileExport.write(text, to: output)
+        context.output.done = .wroteFile(output)
+        context.output.line(context.localizer.plural(.exportTasksWritten, count: tasks.count, context.shown(output)))
+    }
+}
+
 extension ProcessContext {
     /// The tasks the reader is reminded of: theirs and the unassigned ones.
     func remindable(_ tasks: [BoardTask]) -> [BoardTask] {
@@ -99,7 +125,8 @@ extension ProcessContext {
 
 struct Export: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "export", abstract: help(.helpCommandExport), subcommands: [ExportICS.self])
+        CommandConfiguration(
+            commandName: "export", abstract: help(.helpCommandExport), subcommands: [ExportICS.self, ExportJSON.self])
     }
 }
 

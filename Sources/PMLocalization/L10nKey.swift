@@ -86,6 +86,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case helpCommandEdit = "help.command.edit"
     case helpCommandExport = "help.command.export"
     case helpCommandCompletion = "help.command.completion"
+    case helpCommandExportJson = "help.command.exportJson"
     case helpValueName = "help.value.name"
     case helpValueShell = "help.value.shell"
     case helpShell = "help.shell"

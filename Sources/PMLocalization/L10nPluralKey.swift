@@ -7,6 +7,7 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case listOverdue = "list.overdue"
     case listSummary = "list.summary"
     case listFiltered = "list.filtered"
+    case exportTasksWritten = "export.tasksWritten"
     case newsHeader = "news.header"
     case newsRecent = "news.recent"
     case newsAdded = "news.added"

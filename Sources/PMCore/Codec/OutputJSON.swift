@@ -20,6 +20,36 @@ public enum TaskJSON {
     }
 }
 
+/// `pm export json`: the whole board for scripts and other tools
+/// (Resources/export.schema.json): which board, when, and every task as
+/// `--json` writes it, in creation order. Never translated.
+public enum BoardExportJSON {
+    /// The format's version: a script checks it before reading on.
+    public static let formatVersion = 1
+
+    public static func document(board: TaskID, tasks: [BoardTask], exportedAt: String, today: CivilDate) -> String {
+        var writer = JSONWriter()
+        writer.object(
+            [
+                ("board", { $0.string(board.rawValue) }),
+                ("exportedAt", { $0.string(exportedAt) }),
+                ("format", { $0.string("pm-board-export") }),
+                ("formatVersion", { $0.raw(String(formatVersion)) }),
+                (
+                    "tasks",
+                    { writer in
+                        writer.array(count: tasks.count, level: 1) { writer, index in
+                            BoardEncoder.writeTask(
+                                tasks[index], overdue: tasks[index].isOverdue(today: today), into: &writer, level: 2)
+                        }
+                    }
+                ),
+            ], level: 0)
+        writer.raw("\n")
+        return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
+    }
+}
+
 /// The `--json` form of history events: as stored, never translated.
 public enum HistoryJSON {
     /// An array of events, in the given order.
