@@ -23,6 +23,15 @@ struct FilterOptions: ParsableArguments {
             dueAfter: try dueAfter.map(context.parseDate))
     }
 
+    /// The board with only the tasks the filter lets through.
+    func filteredBoard(_ context: ProcessContext) throws -> Board {
+        let filter = try self.filter(context)
+        var board = try context.loadBoard()
+        let today = context.environment.today
+        if !filter.isEmpty { board.tasks = board.tasks.filter { filter.admits($0, today: today) } }
+        return board
+    }
+
     /// The options as typed, for the line that says a view is filtered
     /// (option names are never translated; values are shown escaped).
     var typed: [String] {

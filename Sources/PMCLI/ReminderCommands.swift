@@ -89,74 +89,10 @@ enum DesktopReminders {
     }
 }
 
-/// `pm export json`: the whole board for scripts (Resources/export.schema.json).
-struct ExportJSON: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "json", abstract: help(.helpCommandExportJson))
-    }
-
-    @Option(help: ArgumentHelp(help(.helpOutput))) var output: String?
-    @OptionGroup var filters: FilterOptions
-    @OptionGroup var common: CommonOptions
-
-    func run(in context: ProcessContext) throws {
-        let env = context.environment
-        let filter = try filters.filter(context)
-        let board = try context.loadBoard()
-        let tasks = filter.isEmpty ? board.tasks : board.tasks.filter { filter.admits($0, today: env.today) }
-        let text = BoardExportJSON.document(board: board.id, tasks: tasks, exportedAt: context.now, today: env.today)
-        guard let output else {
-            context.output.write(text)
-            return
-        }
-        try FileExport.write(text, to: output)
-        context.output.done = .wroteFile(output)
-        context.output.line(context.localizer.plural(.exportTasksWritten, count: tasks.count, context.shown(output)))
-    }
-}
-
 extension ProcessContext {
     /// The tasks the reader is reminded of: theirs and the unassigned ones.
     func remindable(_ tasks: [BoardTask]) -> [BoardTask] {
         let filter = TaskFilter.remindersFor(environment.user)
         return tasks.filter { filter.admits($0, today: environment.today) }
-    }
-}
-
-struct Export: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "export", abstract: help(.helpCommandExport), subcommands: [ExportICS.self, ExportJSON.self])
-    }
-}
-
-struct ExportICS: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "ics", abstract: help(.helpCommandExportIcs))
-    }
-
-    @Option(help: ArgumentHelp(help(.helpOutput))) var output: String?
-    @OptionGroup var filters: FilterOptions
-    @OptionGroup var common: CommonOptions
-
-    func run(in context: ProcessContext) throws {
-        let env = context.environment
-        let filter = try filters.filter(context)
-        var board = try context.loadBoard()
-        if !filter.isEmpty { board.tasks = board.tasks.filter { filter.admits($0, today: env.today) } }
-        // The log gives each event its SEQUENCE and the deleted tasks to withdraw.
-        let revisions = CalendarExport.Revisions(events: try context.store().eventLog().readAll().events)
-        let text = CalendarExport.ics(
-            board.tasks, today: env.today, now: context.now, schedule: context.reminders,
-            revisions: revisions, alarmText: { context.localizer.string(.icsAlarm, .text($0)) },
-            assigneesText: { context.localizer.string(.icsAssignees, .text($0)) })
-        guard let output else {
-            context.output.write(text)
-            return
-        }
-        try FileExport.write(text, to: output)
-        context.output.done = .wroteFile(output)
-        let count = text.ranges(of: "BEGIN:VEVENT").count
-        context.output.line(context.localizer.plural(.exportWritten, count: count, context.shown(output)))
     }
 }

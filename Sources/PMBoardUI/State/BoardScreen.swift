@@ -25,24 +25,6 @@ public struct BoardScreen: Equatable, Sendable {
         case filter
     }
 
-    /// What the board shows (DESIGN.md §13): cards whose title or body holds
-    /// `text` (as `--grep` matches), and only the reader's own and the
-    /// unassigned ones when `mine` is on. The driver applies it.
-    public struct Filter: Equatable, Sendable {
-        public var text = ""
-        public var mine = false
-        public init(text: String = "", mine: Bool = false) {
-            self.text = text
-            self.mine = mine
-        }
-        public var isActive: Bool { !text.isEmpty || mine }
-    }
-
-    /// Why a key did nothing: said in the status line (a dimmed key says why when pressed).
-    public enum Notice: Equatable, Sendable {
-        case nothingSelected, nothingToUndo, nothingToRedo, undoBlocked, noColumnThatWay, noConflict
-    }
-
     /// What the driver must do.
     public enum Effect: Equatable, Sendable {
         case move(TaskID, to: TaskState)
@@ -67,10 +49,10 @@ public struct BoardScreen: Equatable, Sendable {
     /// The selected column and row.
     public private(set) var column = 0
     public private(set) var row = 0
-    public private(set) var mode = Mode.board
+    public internal(set) var mode = Mode.board
     public private(set) var notice: Notice?
     /// What the board shows (the driver filters the columns it refreshes with).
-    public private(set) var filter = Filter()
+    public internal(set) var filter = Filter()
     /// Cards others changed since the reader last looked (`pm news`): marked.
     public private(set) var changedByOthers: Set<TaskID> = []
     public var canUndo = false
@@ -174,41 +156,13 @@ public struct BoardScreen: Equatable, Sendable {
         }
     }
 
-    /// Typing the filter: each character as typed (a Korean input method
-    /// sends whole syllables; letters are never read as keys here), Backspace
-    /// takes one back, Enter keeps the filter, Esc clears it.
-    private mutating func reduceFilter(_ key: Key) -> [Effect] {
-        switch key {
-        case .character(let character) where !character.isNewline:
-            filter.text.append(character)
-        case .paste(let text):
-            filter.text += text.filter { !$0.isNewline && $0 != "\t" }
-        case .backspace:
-            guard !filter.text.isEmpty else { return [] }
-            filter.text.removeLast()
-        case .enter, .tab:
-            mode = .board
-            return []
-        case .escape:
-            mode = .board
-            guard !filter.text.isEmpty else { return [] }
-            filter.text = ""
-        case .up, .down, .left, .right:
-            mode = .board
-            return reduceBoard(key)
-        default:
-            return []
-        }
-        return [.filter(filter)]
-    }
-
     /// `?` over a question or menu: its keys are listed, and closing help goes back to it.
     private mutating func openHelp() {
         underHelp = mode
         mode = .help
     }
 
-    private mutating func reduceBoard(_ key: Key) -> [Effect] {
+    mutating func reduceBoard(_ key: Key) -> [Effect] {
         if case .mouse(let event) = key { return mouse(event) }
         // Esc on a filtered board shows every card again.
         if key == .escape, filter.isActive {
