@@ -100,7 +100,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         loaded = board.id
         let log = try? context.store().eventLog()
         let state = (try? context.undoStore(for: board).load().resolved(against: board, log: log)) ?? UndoState()
-        let blocked = state.undo.last.map { !board.canRevert($0) } ?? false
+        let blocked = !state.undo.isEmpty && !board.canRevert(step: state.nextUndo)
         return (board.tasks, !state.undo.isEmpty, !state.redo.isEmpty, blocked)
     }
 
@@ -119,9 +119,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             return l.string(.messageDeleted, context.shown(task.title), context.columnName(task.state))
         case .undo, .redo:
             let redo = effect == .redo
-            let event = try context.undoOrRedo(redo: redo)
-            let sentence = HistoryView(localizer: l, style: context.style(color: false)).sentence(event)
-            return l.string(redo ? .messageRedone : .messageUndone, .text(l.afterColon(sentence)))
+            return context.revertSentence(try context.undoOrRedo(redo: redo), redo: redo)
         case .openEdit, .openConflicts, .filter:
             return ""
         case .take(let id):

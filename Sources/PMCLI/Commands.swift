@@ -18,7 +18,7 @@ public struct PM: ParsableCommand {
                 Start.self, Done.self, Assign.self, Unassign.self, Take.self, News.self, BoardCommand.self, Merge.self, Sync.self,
                 Remote.self, Status.self, Remind.self,
                 Checkpoint.self,
-                Export.self, Completion.self, L10n.self, Complete.self, Generate.self,
+                Import.self, Export.self, Completion.self, L10n.self, Complete.self, Generate.self,
             ]
         )
     }
@@ -150,38 +150,53 @@ extension ProcessContext {
 
     /// Changes the board under the lock, saves it, and records the change on
     /// this user's undo stack (which clears their redo stack).
-    func change<Result>(_ body: (inout Board) throws -> Result) throws -> Result {
+    /// - Parameter oneStep: the changes to several tasks are undone together
+    ///   (an import); otherwise each is its own undo step.
+    func change<Result>(oneStep: Bool = false, _ body: (inout Board) throws -> Result) throws -> Result {
         try updateWithUndo { board, _ in
             let known = board.history.appended.count
             let result = try body(&board)
-            let transitions = board.history.appended.dropFirst(known).map { event in
+            var transitions = board.history.appended.dropFirst(known).map { event in
                 Transition(
                     from: board.history.original(of: event.taskID), to: board.task(event.taskID), eventID: event.id,
                     at: event.at)
             }
+            Self.batch(&transitions, if: oneStep)
             return (result, transitions.isEmpty ? nil : .record(transitions))
         }
     }
 
-    /// Reverts this user's last change (`redo: false`) or last undo (`redo: true`).
-    /// - Returns: the history event recording what it did.
-    func undoOrRedo(redo: Bool) throws -> HistoryEvent {
+    /// Marks several transitions as one undo step, named by the last one's event.
+    private static func batch(_ transitions: inout [Transition], if oneStep: Bool) {
+        guard oneStep, transitions.count > 1, let last = transitions.last?.eventID else { return }
+        for index in transitions.indices { transitions[index].batch = last }
+    }
+
+    /// Reverts this user's last change (`redo: false`) or last undo (`redo: true`),
+    /// a step of several tasks (an import) whole or not at all.
+    /// - Returns: the history events recording what it did, in order.
+    func undoOrRedo(redo: Bool) throws -> [HistoryEvent] {
         try updateWithUndo { board, state in
-            guard let last = redo ? state.redo.last : state.undo.last else {
-                throw redo ? PMError.nothingToRedo : PMError.nothingToUndo
-            }
-            let made: Transition
-            do {
-                made = try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now, redo: redo)
-            } catch PMError.undoConflict(var conflict) where conflict.by == nil {
-                // Who changed the task last is in the log's end.
-                if let id = last.taskID, let entry = try newestEntry(onTask: id) {
-                    (conflict.by, conflict.at) = (entry.by, entry.at)
+            let step = redo ? state.nextRedo : state.nextUndo
+            guard !step.isEmpty else { throw redo ? PMError.nothingToRedo : PMError.nothingToUndo }
+            let known = board.history.appended.count
+            var made: [Transition] = []
+            // The newest change first, as they were made in the other order.
+            for last in step.reversed() {
+                do {
+                    made.append(try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now, redo: redo))
+                } catch PMError.undoConflict(var conflict) where conflict.by == nil {
+                    // Who changed the task last is in the log's end.
+                    if let id = last.taskID, let entry = try newestEntry(onTask: id) {
+                        (conflict.by, conflict.at) = (entry.by, entry.at)
+                    }
+                    throw PMError.undoConflict(conflict)
                 }
-                throw PMError.undoConflict(conflict)
             }
-            guard let event = board.history.appended.last else { throw PMError.nothingToUndo }
-            return (event, redo ? .redone(made: made) : .undone(made: made))
+            Self.batch(&made, if: true)
+            let events = Array(board.history.appended.dropFirst(known))
+            guard !events.isEmpty else { throw PMError.nothingToUndo }
+            return (events, redo ? .redone(made: made) : .undone(made: made))
         }
     }
 
@@ -200,16 +215,17 @@ extension ProcessContext {
     /// Drops this user's last undo step without touching the board (`pm undo
     /// --skip`), so that older changes stay reachable when a colleague's
     /// change blocks it.
-    /// - Returns: the dropped step.
-    func skipUndo() throws -> Transition {
+    /// - Returns: the dropped step's transitions.
+    func skipUndo() throws -> [Transition] {
         try store().withLockedBoard { board in
             guard let board else { throw PMError.nothingToUndo }
             let undo = undoStore(for: board)
             var state = try undo.load().resolved(against: board, log: try store().eventLog())
-            guard let last = state.undo.last else { throw PMError.nothingToUndo }
+            let step = Array(state.nextUndo)
+            guard !step.isEmpty else { throw PMError.nothingToUndo }
             state.apply(.skipped)
             try undo.save(UndoStore.Stored(committed: state))
-            return last
+            return step
         }
     }
 

@@ -146,6 +146,11 @@ enum ErrorReport {
                 ? .errorReminderLogCorrupt : file == .syncState ? .errorSyncStateCorruptAt : .errorStateCorruptAt
             return ([l.string(key, safe(path), .number(line), .number(column), .text(describe(reason, l)))], .badData)
         case .stateCorrupt(let path, _, _, _, _): return ([l.string(.errorStateCorrupt, safe(path))], .badData)
+        case .importRefused(let path, let line?, let column?, let problem):
+            let why = MessageArgument.text(describe(problem, l))
+            return ([l.string(.errorImportRefusedAt, safe(path), .number(line), .number(column), why)], .badData)
+        case .importRefused(let path, _, _, let problem):
+            return ([l.string(.errorImportRefused, safe(path), .text(describe(problem, l)))], .badData)
         case .changeRefused(.oversized(field: "author")), .changeRefused(.unsafeText(field: "author")):
             return ([l.string(.errorUserNameRefused)], .usage)
         case .changeRefused(.oversized):
@@ -178,6 +183,29 @@ enum ErrorReport {
         case .field(let name): return l.string(.corruptField, .text(TextSafety.escaped(name)))
         case .duplicateID(let id): return l.string(.corruptDuplicateID, .text(id.rawValue))
         case .duplicateKey(let key): return l.string(.corruptDuplicateKey, .text(TextSafety.escaped(key)))
+        }
+    }
+
+    static func describe(_ problem: ImportProblem, _ l: Localizer) -> String {
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        switch problem {
+        case .empty: return l.string(.corruptEmpty)
+        case .invalidUTF8: return l.string(.importProblemUtf8)
+        case .syntax: return l.string(.importProblemSyntax)
+        case .truncated: return l.string(.corruptTruncated)
+        case .duplicateKey(let key): return l.string(.corruptDuplicateKey, safe(key))
+        case .tooDeep(let limit): return l.string(.importProblemTooDeep, .number(limit))
+        case .tooLarge(let limit): return l.string(.importProblemTooLarge, .number(limit >> 20))
+        case .tooManyCards(let limit): return l.string(.importProblemTooMany, .number(limit))
+        case .notA(.trello): return l.string(.importProblemNotTrello)
+        case .notA(.taskwarrior): return l.string(.importProblemNotTaskwarrior)
+        case .notA(.csv): return l.string(.importProblemNotCsv)
+        case .field(let name): return l.string(.corruptField, safe(name))
+        case .emptyTitle: return l.string(.importProblemEmptyTitle)
+        case .unsafeCharacter(let scalar): return l.string(.importProblemUnsafe, .text(character(scalar, l)))
+        case .badDate(let text): return l.string(.importProblemDate, safe(text))
+        case .badState(let text): return l.string(.importProblemState, safe(text), .text(acceptedStates(l)))
+        case .duplicateID(let id): return l.string(.importProblemDuplicate, safe(id))
         }
     }
 

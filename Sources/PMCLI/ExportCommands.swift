@@ -5,7 +5,8 @@ import PMLocalization
 struct Export: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
-            commandName: "export", abstract: help(.helpCommandExport), subcommands: [ExportICS.self, ExportJSON.self])
+            commandName: "export", abstract: help(.helpCommandExport),
+            subcommands: [ExportICS.self, ExportJSON.self, ExportCSV.self, ExportHTML.self])
     }
 }
 
@@ -47,6 +48,59 @@ struct ExportJSON: PMCommand {
         let board = try filters.filteredBoard(context)
         let text = BoardExportJSON.document(
             board: board.id, tasks: board.tasks, exportedAt: context.now, today: context.environment.today)
+        try context.deliver(text, to: output) { file in
+            context.localizer.plural(.exportTasksWritten, count: board.tasks.count, file)
+        }
+    }
+}
+
+/// `pm export csv`: the board for spreadsheets, in the format `pm import csv` reads back.
+struct ExportCSV: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "csv", abstract: help(.helpCommandExportCsv))
+    }
+
+    @Option(help: ArgumentHelp(help(.helpOutput))) var output: String?
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let board = try filters.filteredBoard(context)
+        let text = CSVExport.document(board.tasks)
+        try context.deliver(text, to: output) { file in
+            context.localizer.plural(.exportTasksWritten, count: board.tasks.count, file)
+        }
+    }
+}
+
+/// `pm export html`: one read-only page of the board for people without a terminal.
+struct ExportHTML: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "html", abstract: help(.helpCommandExportHtml))
+    }
+
+    @Option(help: ArgumentHelp(help(.helpOutput))) var output: String?
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var common: CommonOptions
+
+    /// How many of the newest changes the page lists.
+    static let newestCount = 10
+
+    func run(in context: ProcessContext) throws {
+        let board = try filters.filteredBoard(context)
+        let plain = context.style(color: false)
+        let history = HistoryView(localizer: context.localizer, style: plain)
+        let shown = Set(board.tasks.map(\.id))
+        // A filtered page lists only the changes to the cards it shows.
+        let newest = try context.store().recentHistory(limit: filters.isFiltering ? 200 : Self.newestCount)
+            .filter { !filters.isFiltering || shown.contains($0.taskID) }.prefix(Self.newestCount)
+            .map { (at: $0.at, by: $0.by, sentence: history.sentence($0)) }
+        let page = HTMLExport(
+            localizer: context.localizer, style: plain, today: context.environment.today, madeAt: context.now,
+            newest: Array(newest),
+            filterNote: filters.isFiltering
+                ? context.localizer.string(.htmlFiltered, .text(filters.typed.joined(separator: " "))) : nil)
+        let text = page.page(board.tasks)
         try context.deliver(text, to: output) { file in
             context.localizer.plural(.exportTasksWritten, count: board.tasks.count, file)
         }

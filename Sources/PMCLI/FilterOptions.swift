@@ -32,6 +32,9 @@ struct FilterOptions: ParsableArguments {
         return board
     }
 
+    /// Whether any filter was given.
+    var isFiltering: Bool { !typed.isEmpty }
+
     /// The options as typed, for the line that says a view is filtered
     /// (option names are never translated; values are shown escaped).
     var typed: [String] {

@@ -89,7 +89,9 @@ struct HelpRenderer {
         "title": .helpValueTitle, "body": .helpValueBody, "due": .helpValueDate, "id": .helpValueID, "task": .helpValueID,
         "board": .helpValueBoard, "state": .helpValueColumn, "limit": .helpValueCount, "files": .helpValueFile,
         "output": .helpValueFile, "directory": .helpValueFolder, "target": .helpValueTarget, "text": .helpValueText,
-        "subcommands": .helpValueCommand, "name": .helpValueName, "date": .helpValueDate, "shell": .helpValueShell,
+        "subcommands": .helpValueCommand, "name": .helpValueName, "mapping": .helpValueMapping, "file": .helpValueFile,
+        "date": .helpValueDate,
+        "shell": .helpValueShell,
     ]
 
     func optionLabel(_ argument: ArgumentModel) -> String {

@@ -42,11 +42,12 @@ struct Undo: PMCommand {
             try context.revertLast(redo: false, json: output.json)
             return
         }
-        let dropped = try context.skipUndo()
-        let event = Board.describe(dropped, by: context.environment.user)
+        let events = try context.skipUndo().map { Board.describe($0, by: context.environment.user) }
         if output.json {
-            context.output.line(HistoryJSON.array([event]))
-        } else {
+            context.output.line(HistoryJSON.array(events))
+        } else if events.count > 1 {
+            context.output.line(context.localizer.plural(.messageSkippedStep, count: events.count))
+        } else if let event = events.first {
             let sentence = HistoryView(localizer: context.localizer, style: context.style(color: false)).sentence(event)
             context.output.line(context.localizer.string(.messageSkipped, .text(context.localizer.afterColon(sentence))))
         }
@@ -67,13 +68,22 @@ struct Redo: PMCommand {
 extension ProcessContext {
     /// Undoes (or redoes) and says what it did, as a history sentence or as JSON.
     func revertLast(redo: Bool, json: Bool) throws {
-        let event = try undoOrRedo(redo: redo)
+        let events = try undoOrRedo(redo: redo)
         if json {
-            output.line(HistoryJSON.array([event]))
+            output.line(HistoryJSON.array(events))
             return
         }
+        output.line(revertSentence(events, redo: redo))
+    }
+
+    /// What an undo or redo did: its history sentence, or for a step of
+    /// several tasks (an import) how many it changed.
+    func revertSentence(_ events: [HistoryEvent], redo: Bool) -> String {
+        guard events.count == 1, let event = events.first else {
+            return localizer.plural(redo ? .messageRedoneStep : .messageUndoneStep, count: events.count)
+        }
         let sentence = HistoryView(localizer: localizer, style: style(color: false)).sentence(event)
-        output.line(localizer.string(redo ? .messageRedone : .messageUndone, .text(localizer.afterColon(sentence))))
+        return localizer.string(redo ? .messageRedone : .messageUndone, .text(localizer.afterColon(sentence)))
     }
 }
 

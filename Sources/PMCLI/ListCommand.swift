@@ -115,7 +115,7 @@ struct List: PMCommand {
         let l = context.localizer
         let log = try? context.store().eventLog()
         let state = (try? context.undoStore(for: board).load().resolved(against: board, log: log)) ?? UndoState()
-        if let next = state.undo.last, !board.canRevert(next) { return l.string(.listUndoBlocked) }
+        if !state.undo.isEmpty, !board.canRevert(step: state.nextUndo) { return l.string(.listUndoBlocked) }
         switch (state.undo.isEmpty, state.redo.isEmpty) {
         case (false, false): return l.string(.listCanUndoAndRedo)
         case (false, true): return l.string(.listCanUndo)

@@ -138,6 +138,8 @@ public enum PMError: Error, Equatable, Sendable {
     /// (a bug, never expected).
     case unreadableWrite(path: String)
     /// The user's undo state file cannot be read.
+    /// An import file refused (nothing was written); `line`/`column` are 1-based when known.
+    case importRefused(path: String, line: Int?, column: Int?, problem: ImportProblem)
     case stateCorrupt(
         path: String, line: Int? = nil, column: Int? = nil, reason: CorruptionReason? = nil, file: SavedFile = .undoState)
 }

@@ -179,7 +179,7 @@ import Testing
             committed: UndoState(undo: [transition("a")], redo: [transition("b")]), pending: .record([transition("c")]))
         try store.save(stored)
         #expect(try store.load() == stored)
-        for step in [UndoStep.undone(made: transition("d")), .redone(made: transition("e")), .skipped] {
+        for step in [UndoStep.undone(made: [transition("d")]), .redone(made: [transition("e")]), .skipped] {
             try store.save(UndoStore.Stored(committed: stored.committed, pending: step))
             #expect(try store.load().pending == step)
         }
@@ -325,14 +325,14 @@ import Testing
         for expected in snapshots.dropLast().reversed() {
             let last = try #require(state.undo.last)
             let made = try board.revert(last, eventID: ids.make(), by: "ji-woo", at: Self.liveNow())
-            state.apply(.undone(made: made))
+            state.apply(.undone(made: [made]))
             #expect(Self.contents(board) == expected, "seed \(seed)")
         }
         #expect(state.undo.isEmpty)
         for expected in snapshots.dropFirst() {
             let last = try #require(state.redo.last)
             let made = try board.revert(last, eventID: ids.make(), by: "ji-woo", at: Self.liveNow(), redo: true)
-            state.apply(.redone(made: made))
+            state.apply(.redone(made: [made]))
             #expect(Self.contents(board) == expected, "seed \(seed)")
         }
     }
@@ -357,7 +357,7 @@ import Testing
                 let before = board
                 do {
                     let made = try board.revert(step, eventID: ids.make(), by: "ji-woo", at: Self.liveNow())
-                    mine.apply(.undone(made: made))
+                    mine.apply(.undone(made: [made]))
                     let now = board.task(id)
                     if let from = step.from {
                         let restored = try #require(now, "seed \(seed)")

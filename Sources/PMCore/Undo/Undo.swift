@@ -12,12 +12,16 @@ public struct Transition: Equatable, Sendable {
     public var eventID: TaskID
     /// When, ISO 8601 UTC.
     public var at: String
+    /// Shared by the transitions of one command that undo takes back as one
+    /// step (an import); nil for a transition that is a step of its own.
+    public var batch: TaskID?
 
-    public init(from: BoardTask?, to: BoardTask?, eventID: TaskID, at: String) {
+    public init(from: BoardTask?, to: BoardTask?, eventID: TaskID, at: String, batch: TaskID? = nil) {
         self.from = from
         self.to = to
         self.eventID = eventID
         self.at = at
+        self.batch = batch
     }
 
     /// The task this transition is about.
@@ -103,23 +107,51 @@ public struct UndoState: Equatable, Sendable {
         apply(.record(transitions))
     }
 
+    /// What the next undo takes back: the last transition, with the others
+    /// of its batch (empty when there is nothing to undo).
+    public var nextUndo: ArraySlice<Transition> { Self.lastStep(of: undo) }
+    /// What the next redo puts back.
+    public var nextRedo: ArraySlice<Transition> { Self.lastStep(of: redo) }
+
+    /// The last step of a stack: its last transition and those before it
+    /// sharing its batch.
+    static func lastStep(of stack: [Transition]) -> ArraySlice<Transition> {
+        guard let last = stack.last else { return [] }
+        guard let batch = last.batch else { return stack[(stack.count - 1)...] }
+        let start = stack.lastIndex { $0.batch != batch }.map { $0 + 1 } ?? 0
+        return stack[start...]
+    }
+
     /// Applies one step to the stacks.
     public mutating func apply(_ step: UndoStep) {
         switch step {
         case .record(let transitions):
             guard !transitions.isEmpty else { return }
             undo += transitions
-            if undo.count > Self.depth { undo.removeFirst(undo.count - Self.depth) }
+            Self.trim(&undo)
             redo.removeAll()
         case .undone(let made):
-            if !undo.isEmpty { undo.removeLast() }
-            redo.append(made)
+            undo.removeLast(Self.lastStep(of: undo).count)
+            redo += made
         case .redone(let made):
-            if !redo.isEmpty { redo.removeLast() }
-            undo.append(made)
-            if undo.count > Self.depth { undo.removeFirst(undo.count - Self.depth) }
+            redo.removeLast(Self.lastStep(of: redo).count)
+            undo += made
+            Self.trim(&undo)
         case .skipped:
-            if !undo.isEmpty { undo.removeLast() }
+            undo.removeLast(Self.lastStep(of: undo).count)
+        }
+    }
+
+    /// Drops the oldest steps, whole, beyond ``depth`` transitions; the
+    /// newest step stays even when it alone is deeper (an import).
+    private static func trim(_ stack: inout [Transition]) {
+        while stack.count > depth {
+            var first = stack.startIndex + 1
+            if let batch = stack[stack.startIndex].batch {
+                first = stack.firstIndex { $0.batch != batch } ?? stack.endIndex
+            }
+            guard first < stack.endIndex else { return }
+            stack.removeFirst(first)
         }
     }
 }
@@ -130,10 +162,10 @@ public struct UndoState: Equatable, Sendable {
 public enum UndoStep: Equatable, Sendable {
     /// A new change (usually one transition).
     case record([Transition])
-    /// The last undo entry was undone; `made` is the change the undo made.
-    case undone(made: Transition)
-    /// The last redo entry was redone; `made` is the change the redo made.
-    case redone(made: Transition)
+    /// The last undo step was undone; `made` is what the undo changed.
+    case undone(made: [Transition])
+    /// The last redo step was redone; `made` is what the redo changed.
+    case redone(made: [Transition])
     /// The last undo entry was dropped on purpose (`pm undo --skip`).
     case skipped
 
@@ -141,8 +173,7 @@ public enum UndoStep: Equatable, Sendable {
     /// changes no board.
     public var eventID: TaskID? {
         switch self {
-        case .record(let transitions): return transitions.last?.eventID
-        case .undone(let made), .redone(let made): return made.eventID
+        case .record(let transitions), .undone(let transitions), .redone(let transitions): return transitions.last?.eventID
         case .skipped: return nil
         }
     }
@@ -214,6 +245,11 @@ extension Board {
         if redo { entry.redoes = transition.eventID } else { entry.undoes = transition.eventID }
         history.append(entry, before: current)
         return Transition(from: current, to: restored, eventID: eventID, at: time)
+    }
+
+    /// Whether every transition of a step can be reverted on this board as it is now.
+    public func canRevert(step: ArraySlice<Transition>) -> Bool {
+        !step.isEmpty && step.allSatisfy(canRevert)
     }
 
     /// Whether a transition can be reverted on this board as it is now.

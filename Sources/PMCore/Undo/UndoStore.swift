@@ -139,8 +139,8 @@ public struct UndoStore: Sendable {
     private static func parts(of step: UndoStep) -> (String, [Transition]) {
         switch step {
         case .record(let transitions): return ("record", transitions)
-        case .undone(let made): return ("undone", [made])
-        case .redone(let made): return ("redone", [made])
+        case .undone(let made): return ("undone", made)
+        case .redone(let made): return ("redone", made)
         case .skipped: return ("skipped", [])
         }
     }
@@ -148,13 +148,14 @@ public struct UndoStore: Sendable {
     private static func write(_ transitions: [Transition], into writer: inout JSONWriter, level: Int) {
         writer.array(count: transitions.count, level: level) { writer, index in
             let transition = transitions[index]
-            writer.object(
-                [
-                    ("at", { $0.string(transition.at) }),
-                    ("event", { $0.string(transition.eventID.rawValue) }),
-                    ("from", { w in Self.write(transition.from, into: &w, level: level + 2) }),
-                    ("to", { w in Self.write(transition.to, into: &w, level: level + 2) }),
-                ], level: level + 1)
+            var members: [(String, (inout JSONWriter) -> Void)] = [
+                ("at", { $0.string(transition.at) }),
+                ("event", { $0.string(transition.eventID.rawValue) }),
+                ("from", { w in Self.write(transition.from, into: &w, level: level + 2) }),
+                ("to", { w in Self.write(transition.to, into: &w, level: level + 2) }),
+            ]
+            if let batch = transition.batch { members.insert(("batch", { $0.string(batch.rawValue) }), at: 1) }
+            writer.object(members, level: level + 1)
         }
     }
 
@@ -201,8 +202,8 @@ public struct UndoStore: Sendable {
         }
         switch (name, transitions.count) {
         case ("record", 1...): return (.record(transitions), offset)
-        case ("undone", 1): return (.undone(made: transitions[0]), offset)
-        case ("redone", 1): return (.redone(made: transitions[0]), offset)
+        case ("undone", 1...): return (.undone(made: transitions), offset)
+        case ("redone", 1...): return (.redone(made: transitions), offset)
         case ("skipped", 0): return (.skipped, offset)
         default: throw reader.failure()
         }
@@ -217,8 +218,10 @@ public struct UndoStore: Sendable {
             var to: BoardTask?
             var event: TaskID?
             var at: String?
+            var batch: TaskID?
             try reader.readObject { key, reader in
                 switch key {
+                case "batch": batch = try BoardDecoder.readID(&reader, field: key)
                 case "from": from = try reader.readNullIfPresent() ? nil : try Self.readTask(&reader)
                 case "to": to = try reader.readNullIfPresent() ? nil : try Self.readTask(&reader)
                 case "event": event = try BoardDecoder.readID(&reader, field: key)
@@ -227,7 +230,7 @@ public struct UndoStore: Sendable {
                 }
             }
             guard let event, let at else { throw reader.failure() }
-            let transition = Transition(from: from, to: to, eventID: event, at: at)
+            let transition = Transition(from: from, to: to, eventID: event, at: at, batch: batch)
             // One task on both sides, as a change makes: a crafted file must
             // not make undo write one task's content into another's place.
             guard transition.isWellFormed else { throw reader.failure() }

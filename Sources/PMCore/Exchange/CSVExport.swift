@@ -1,0 +1,34 @@
+/// `pm export csv`: the board for spreadsheets, in the format ``CSVImport``
+/// reads back — a header of pm's column names in English (`id, title,
+/// state, due, assignees, body`), states as `todo|doing|done`, ISO dates,
+/// names separated by commas; RFC 4180 quoting and CRLF line ends. Never
+/// translated: a script reads it. A cell that a spreadsheet would run as a
+/// formula starts with `'`.
+public enum CSVExport {
+    public static func document(_ tasks: [BoardTask]) -> String {
+        var text = CSVColumn.allCases.map(\.rawValue).joined(separator: ",") + "\r\n"
+        for task in tasks {
+            let cells = CSVColumn.allCases.map { column -> String in
+                switch column {
+                case .id: return task.id.rawValue
+                case .title: return task.title
+                case .state: return task.state.rawValue
+                case .due: return task.due?.description ?? ""
+                case .assignees: return Assignees.sorted(task.assignees).joined(separator: ", ")
+                case .body: return task.body
+                }
+            }
+            text += cells.map { quoted(CSVTable.protected($0)) }.joined(separator: ",") + "\r\n"
+        }
+        return text
+    }
+
+    /// A cell quoted when it must be (a comma, a quote, a line break, spaces at an end).
+    static func quoted(_ cell: String) -> String {
+        let needs =
+            cell.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == ";" || $0 == "\t" }
+            || cell.first == " " || cell.last == " "
+        guard needs else { return cell }
+        return "\"" + cell.replacing("\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,208 @@
+import PMText
+
+/// A CSV file with a header row (RFC 4180: commas, or the semicolons or
+/// tabs a spreadsheet set to French writes; `"` quotes; any line ending; a
+/// UTF-8 byte-order mark allowed).
+///
+/// The header names pm's columns in any shipped language or in English
+/// (`title` or `Titre` or `제목`, `state`, `due`, `assignees`, `body`, `id`);
+/// only a title column is required. Other columns go in the body as
+/// `Name: value`. A state is a column's name in any language (empty: TODO);
+/// a due date is any form `--due` takes. A row's id is its `id` cell, else
+/// its title (and how many rows before had that title), so the same file
+/// imported twice adds nothing. `pm export csv` writes this format.
+public enum CSVImport: BoardImporter {
+    public static func read(_ bytes: [UInt8], options: ImportOptions) throws -> ImportReading {
+        if let offset = UTF8Validation.firstInvalidOffset(in: bytes) {
+            throw ImportFailure(offset: offset, problem: .invalidUTF8)
+        }
+        let rows = try CSVTable.rows(bytes)
+        guard let header = rows.first else { throw ImportFailure(offset: 0, problem: .empty) }
+        var columns: [CSVColumn?] = []
+        for cell in header.cells {
+            let column = options.csvColumn(cell.text.trimmingSpaces)
+            if let column, columns.contains(column) {
+                throw ImportFailure(offset: cell.offset, problem: .duplicateKey(cell.text))
+            }
+            columns.append(column)
+        }
+        guard columns.contains(.title) else { throw ImportFailure(offset: 0, problem: .notA(.csv)) }
+        var reading = ImportReading()
+        var seenIDs = Set<String>()
+        var titles: [String: Int] = [:]
+        for row in rows.dropFirst() where row.cells.contains(where: { !$0.text.trimmingSpaces.isEmpty }) {
+            guard reading.cards.count < ImportRules.cardLimit else {
+                throw ImportFailure(offset: row.offset, problem: .tooManyCards(ImportRules.cardLimit))
+            }
+            var card = ImportedCard(sourceID: "", title: "", offset: row.offset)
+            var whole: String?
+            var description = ""
+            var extras: [String] = []
+            var id = ""
+            for (index, cell) in row.cells.enumerated() {
+                let text = CSVTable.unprotected(cell.text)
+                guard index < columns.count else {
+                    if !text.trimmingSpaces.isEmpty { throw ImportFailure(offset: cell.offset, problem: .syntax) }
+                    continue
+                }
+                switch columns[index] {
+                case .title?: (card.title, whole) = try ImportRules.title(text, at: cell.offset)
+                case .body?: description = try ImportRules.bodyText(text, at: cell.offset)
+                case .id?: id = text.trimmingSpaces
+                case .state?:
+                    let name = text.trimmingSpaces
+                    guard name.isEmpty || options.stateNamed(name) != nil else {
+                        throw ImportFailure(offset: cell.offset, problem: .badState(name))
+                    }
+                    card.state = name.isEmpty ? .todo : options.stateNamed(name) ?? .todo
+                case .due?:
+                    let typed = text.trimmingSpaces
+                    guard !typed.isEmpty else { continue }
+                    guard let day = options.parseDate(typed) else {
+                        throw ImportFailure(offset: cell.offset, problem: .badDate(typed))
+                    }
+                    card.due = day
+                case .assignees?:
+                    let (kept, other) = ImportRules.names(text.split(separator: ",").map(String.init))
+                    guard other.allSatisfy({ $0.trimmingSpaces.isEmpty }) else {
+                        throw ImportFailure(offset: cell.offset, problem: .field(header.cells[index].text))
+                    }
+                    card.assignees = kept
+                case nil:
+                    let value = try ImportRules.bodyText(text, at: cell.offset).trimmingSpaces
+                    if !value.isEmpty { extras.append(header.cells[index].text.trimmingSpaces + options.words.separator + value) }
+                }
+            }
+            if card.title.isEmpty { throw ImportFailure(offset: row.offset, problem: .emptyTitle) }
+            if id.isEmpty {
+                let count = titles[card.title, default: 0]
+                titles[card.title] = count + 1
+                card.sourceID = "title:" + card.title + (count == 0 ? "" : "#\(count + 1)")
+            } else {
+                card.sourceID = id
+            }
+            guard seenIDs.insert(card.sourceID).inserted else {
+                throw ImportFailure(offset: row.offset, problem: .duplicateID(card.sourceID))
+            }
+            var parts = [description, extras.joined(separator: "\n")]
+            if let whole { parts.insert(options.words.fullTitle + options.words.separator + whole, at: 0) }
+            let (body, cut) = ImportRules.body(parts)
+            if whole != nil || cut { reading.shortened += 1 }
+            card.body = body
+            reading.cards.append(card)
+        }
+        return reading
+    }
+}
+
+/// RFC 4180 rows, each cell with where it starts.
+enum CSVTable {
+    struct Cell {
+        var text: String
+        var offset: Int
+    }
+
+    struct Row {
+        var cells: [Cell]
+        var offset: Int
+    }
+
+    /// The rows of `bytes` (valid UTF-8). The separator is the header's:
+    /// a comma, else a semicolon or a tab when the first line has one and no comma.
+    static func rows(_ bytes: [UInt8]) throws -> [Row] {
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        let firstLine = bytes[start...].prefix { $0 != 0x0A }
+        var separator = UInt8(ascii: ",")
+        if !firstLine.contains(UInt8(ascii: ",")) {
+            if firstLine.contains(UInt8(ascii: ";")) {
+                separator = UInt8(ascii: ";")
+            } else if firstLine.contains(0x09) {
+                separator = 0x09
+            }
+        }
+        var rows: [Row] = []
+        var cells: [Cell] = []
+        var field: [UInt8] = []
+        var fieldStart = start
+        var rowStart = start
+        var index = start
+        var quoted = false
+        func endField() {
+            cells.append(Cell(text: String(decoding: field, as: UTF8.self), offset: fieldStart))
+            field.removeAll(keepingCapacity: true)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        index += 2
+                        continue
+                    }
+                    quoted = false
+                    index += 1
+                    // After a closing quote: a separator, a line end or the end.
+                    if index < bytes.count, ![separator, 0x0A, 0x0D].contains(bytes[index]) {
+                        throw ImportFailure(offset: index, problem: .syntax)
+                    }
+                    continue
+                }
+                field.append(byte)
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\"") where field.isEmpty:
+                quoted = true
+            case separator:
+                endField()
+                fieldStart = index + 1
+            case 0x0D, 0x0A:
+                endField()
+                rows.append(Row(cells: cells, offset: rowStart))
+                cells.removeAll()
+                if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+                fieldStart = index + 1
+                rowStart = index + 1
+            default:
+                field.append(byte)
+            }
+            index += 1
+        }
+        if quoted { throw ImportFailure(offset: fieldStart, problem: .truncated) }
+        if !field.isEmpty || !cells.isEmpty {
+            endField()
+            rows.append(Row(cells: cells, offset: rowStart))
+        }
+        return rows
+    }
+
+    /// A cell as written before `pm export csv` guarded it against formulas:
+    /// one leading `'` dropped when what follows starts with `= + - @` or `'`.
+    static func unprotected(_ text: String) -> String {
+        guard text.hasPrefix("'"), let next = text.dropFirst().first, "=+-@'\t\r".contains(next) else { return text }
+        return String(text.dropFirst())
+    }
+
+    /// A cell a spreadsheet will not run as a formula (`=`, `+`, `-`, `@`
+    /// first: a teammate's title must not be code on a reader's machine).
+    static func protected(_ text: String) -> String {
+        guard let first = text.first, "=+-@\t\r".contains(first) || (first == "'" && text != unprotected(text)) else {
+            return text
+        }
+        return "'" + text
+    }
+}
+
+extension String {
+    /// Without spaces, tabs and line breaks at either end.
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,107 @@
+/// `task export` output: a JSON array of tasks (Taskwarrior 2.6 and 3), or
+/// one task per line (older versions).
+///
+/// Pending and waiting tasks go to TODO, started ones (`start`) to DOING,
+/// completed ones to DONE; deleted tasks are left out unless asked for (then
+/// DONE), and a recurring task's template always (its instances are the
+/// tasks). The description is the title; annotations, project, tags and
+/// priority go in the body, readable; the due timestamp (UTC) becomes the
+/// reader's calendar day.
+public enum TaskwarriorImport: BoardImporter {
+    public static func read(_ bytes: [UInt8], options: ImportOptions) throws -> ImportReading {
+        let documents = try LocatedJSON.parseSequence(bytes, many: true)
+        let tasks: [LocatedJSON]
+        if documents.count == 1, let array = documents[0].elements {
+            tasks = array
+        } else {
+            tasks = documents
+        }
+        guard !documents.isEmpty else { throw ImportFailure(offset: 0, problem: .empty) }
+        let words = options.words
+        var reading = ImportReading()
+        var seen = Set<String>()
+        for task in tasks {
+            guard task.members != nil, task["description"] != nil || task["uuid"] != nil else {
+                throw ImportFailure(offset: task.offset, problem: .notA(.taskwarrior))
+            }
+            guard let uuid = try task.string("uuid"), TaskID(uuid) != nil else { throw task.wrong("uuid") }
+            guard seen.insert(uuid.lowercased()).inserted else {
+                throw ImportFailure(offset: task.offset, problem: .duplicateID(uuid))
+            }
+            let status = try task.string("status") ?? "pending"
+            let state: TaskState
+            switch status {
+            case "pending", "waiting": state = task["start"] == nil ? .todo : .doing
+            case "completed": state = .done
+            case "deleted":
+                guard options.includeAll else {
+                    reading.leftOut += 1
+                    continue
+                }
+                state = .done
+            case "recurring": continue
+            default: throw task["status"]?.wrong("status") ?? task.wrong("status")
+            }
+            guard reading.cards.count < ImportRules.cardLimit else {
+                throw ImportFailure(offset: task.offset, problem: .tooManyCards(ImportRules.cardLimit))
+            }
+            let (title, whole) = try ImportRules.title(
+                task.string("description") ?? "", at: task["description"]?.offset ?? task.offset)
+            let due = try date(task, "due", zone: options.zone)
+            var parts: [String] = []
+            if let whole { parts.append(words.fullTitle + words.separator + whole) }
+            var facts: [String] = []
+            if let project = try task.string("project") {
+                facts.append(words.project + words.separator + (try ImportRules.bodyText(project, at: task.offset)))
+            }
+            var tags: [String] = []
+            for tag in try task.array("tags") {
+                guard case .string(let text) = tag.value else { throw tag.wrong("tags") }
+                tags.append(try ImportRules.bodyText(text, at: tag.offset))
+            }
+            if !tags.isEmpty { facts.append(words.tags + words.separator + tags.joined(separator: ", ")) }
+            if let priority = try task.string("priority") {
+                facts.append(words.priority + words.separator + (try ImportRules.bodyText(priority, at: task.offset)))
+            }
+            if state == .doing, let started = try date(task, "start", zone: options.zone) {
+                facts.append(words.started + words.separator + started.description)
+            }
+            parts.append(facts.joined(separator: "\n"))
+            var notes: [String] = []
+            for annotation in try task.array("annotations") {
+                let text = try ImportRules.bodyText(annotation.string("description") ?? "", at: annotation.offset)
+                let day = try date(annotation, "entry", zone: options.zone)
+                notes.append((day.map { $0.description + words.separator } ?? "") + text)
+            }
+            if !notes.isEmpty { parts.append(words.heading(words.comments) + "\n" + notes.joined(separator: "\n")) }
+            let (body, cut) = ImportRules.body(parts)
+            if whole != nil || cut { reading.shortened += 1 }
+            var card = ImportedCard(
+                sourceID: uuid.lowercased(), title: title, body: body, state: state, due: due, offset: task.offset)
+            card.created = try timestamp(task, "entry")
+            reading.cards.append(card)
+        }
+        return reading
+    }
+
+    /// A Taskwarrior timestamp (`20261203T050000Z`, or ISO 8601) as the
+    /// calendar day in `zone`; nil when absent.
+    static func date(_ task: LocatedJSON, _ field: String, zone: Zone) throws -> CivilDate? {
+        try timestamp(task, field).flatMap { ImportRules.day(ofTimestamp: $0, zone: zone) }
+    }
+
+    /// A Taskwarrior timestamp as pm stores times; nil when absent.
+    static func timestamp(_ task: LocatedJSON, _ field: String) throws -> String? {
+        guard let text = try task.string(field) else { return nil }
+        var iso = text
+        let bytes = Array(text.utf8)
+        if bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") {
+            let s = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
+            iso = "\(s(0..<4))-\(s(4..<6))-\(s(6..<8))T\(s(9..<11)):\(s(11..<13)):\(s(13..<15))Z"
+        }
+        guard let date = Timestamp.parse(iso, zone: .utc), ImportRules.inRange(date) else {
+            throw ImportFailure(offset: task[field]?.offset ?? task.offset, problem: .badDate(text))
+        }
+        return Timestamp.string(from: date)
+    }
+}

@@ -1,0 +1,175 @@
+/// A Trello board export (the board menu's "Print, export and share" →
+/// "Export as JSON"): its open lists and cards, in board order.
+///
+/// Lists become columns by name in any shipped language, or as `--map`
+/// says; a card keeps its name, description, due date and members; its
+/// labels, checklists and comments go in the body, readable. Archived lists
+/// and cards are left out unless asked for.
+public enum TrelloImport: BoardImporter {
+    public static func read(_ bytes: [UInt8], options: ImportOptions) throws -> ImportReading {
+        let root = try LocatedJSON.parse(bytes)
+        guard root.members != nil, root["cards"]?.elements != nil, root["lists"]?.elements != nil else {
+            throw ImportFailure(offset: root.offset, problem: .notA(.trello))
+        }
+        let words = options.words
+        var reading = ImportReading()
+
+        // Lists, in board order (`pos`), each with the column it becomes.
+        struct List {
+            var index: Int
+            var position: Double
+            var closed: Bool
+        }
+        var read: [(id: String, name: String, position: Double, closed: Bool)] = []
+        var ids = Set<String>()
+        for list in try root.array("lists") {
+            guard let id = try list.string("id"), ids.insert(id).inserted else { throw list.wrong("id") }
+            read.append((id, try list.string("name") ?? "", try position(list), try list.flag("closed")))
+        }
+        var lists: [String: List] = [:]
+        for (index, list) in read.enumerated().sorted(by: { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) })
+            .map(\.element).enumerated()
+        {
+            let (state, how) = options.listState(list.name)
+            lists[list.id] = List(index: index, position: list.position, closed: list.closed)
+            reading.lists.append(ListMapping(name: list.name, state: state, how: how))
+        }
+        let members = try names(root.array("members"))
+        let labels = try labelNames(root.array("labels"))
+        let checklists = try checklistLines(root.array("checklists"))
+        let comments = try commentLines(root.array("actions"), separator: words.separator)
+
+        var cards: [(list: List, position: Double, card: ImportedCard)] = []
+        var seen = Set<String>()
+        for card in try root.array("cards") {
+            guard let id = try card.string("id"), !id.isEmpty else { throw card.wrong("id") }
+            guard seen.insert(id).inserted else { throw ImportFailure(offset: card.offset, problem: .duplicateID(id)) }
+            guard let listID = try card.string("idList"), let list = lists[listID] else { throw card.wrong("idList") }
+            let archived = try list.closed || card.flag("closed")
+            if archived && !options.includeAll {
+                reading.leftOut += 1
+                continue
+            }
+            guard reading.cards.count + cards.count < ImportRules.cardLimit else {
+                throw ImportFailure(offset: card.offset, problem: .tooManyCards(ImportRules.cardLimit))
+            }
+            let (title, whole) = try ImportRules.title(card.string("name") ?? "", at: card["name"]?.offset ?? card.offset)
+            var due: CivilDate?
+            if let text = try card.string("due") {
+                guard let day = ImportRules.day(ofTimestamp: text, zone: options.zone) else {
+                    throw ImportFailure(offset: card["due"]?.offset ?? card.offset, problem: .badDate(text))
+                }
+                due = day
+            }
+            var memberNames: [String] = []
+            for member in try card.array("idMembers") {
+                guard case .string(let memberID) = member.value else { throw member.wrong("idMembers") }
+                if let name = members[memberID] { memberNames.append(name) }
+            }
+            let (assignees, others) = ImportRules.names(memberNames)
+            var cardLabels: [String] = []
+            for label in try card.array("labels") {
+                if let name = try label.string("name"), !name.isEmpty { cardLabels.append(name) }
+            }
+            if cardLabels.isEmpty {
+                for label in try card.array("idLabels") {
+                    if case .string(let labelID) = label.value, let name = labels[labelID] { cardLabels.append(name) }
+                }
+            }
+            var parts = [try ImportRules.bodyText(card.string("desc") ?? "", at: card["desc"]?.offset ?? card.offset)]
+            if let whole { parts.insert(words.fullTitle + words.separator + whole, at: 0) }
+            if !cardLabels.isEmpty {
+                parts.append(
+                    words.labels + words.separator
+                        + (try ImportRules.bodyText(cardLabels.joined(separator: ", "), at: card.offset)))
+            }
+            if !others.isEmpty {
+                parts.append(
+                    words.members + words.separator + (try ImportRules.bodyText(others.joined(separator: ", "), at: card.offset)))
+            }
+            parts += checklists[id, default: []].map { name, items in
+                words.heading(name.isEmpty ? words.checklist : words.checklist + " – " + name) + "\n" + items
+            }
+            if let lines = comments[id] { parts.append(words.heading(words.comments) + "\n" + lines.joined(separator: "\n")) }
+            if let link = try card.string("shortUrl") ?? card.string("url") {
+                parts.append(words.link + words.separator + (try ImportRules.bodyText(link, at: card.offset)))
+            }
+            let (body, cut) = ImportRules.body(parts)
+            if whole != nil || cut { reading.shortened += 1 }
+            reading.lists[list.index].cards += 1
+            var imported = ImportedCard(
+                sourceID: id, title: title, body: body, state: reading.lists[list.index].state, due: due, assignees: assignees,
+                offset: card.offset)
+            imported.created = ImportRules.trelloCreated(id)
+            cards.append((list, try position(card), imported))
+        }
+        // Board order: lists left to right, cards top to bottom (ties as in the file).
+        let ordered = cards.enumerated().sorted { a, b in
+            (a.element.list.index, a.element.position, a.offset) < (b.element.list.index, b.element.position, b.offset)
+        }
+        reading.cards = ordered.map(\.element.card)
+        return reading
+    }
+
+    /// A list's or card's `pos` (a number; absent: 0).
+    private static func position(_ value: LocatedJSON) throws -> Double {
+        guard let member = value["pos"] else { return 0 }
+        guard case .number(let text) = member.value, let number = Double(text) else { throw member.wrong("pos") }
+        return number
+    }
+
+    /// Member ids to user names (`username`, else `fullName`).
+    private static func names(_ members: [LocatedJSON]) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for member in members {
+            guard let id = try member.string("id") else { continue }
+            if let name = try member.string("username") ?? member.string("fullName") { result[id] = name }
+        }
+        return result
+    }
+
+    private static func labelNames(_ labels: [LocatedJSON]) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for label in labels {
+            if let id = try label.string("id"), let name = try label.string("name"), !name.isEmpty { result[id] = name }
+        }
+        return result
+    }
+
+    /// Each card's checklists: the name, and `[x] item` lines.
+    private static func checklistLines(_ checklists: [LocatedJSON]) throws -> [String: [(String, String)]] {
+        var result: [String: [(String, String)]] = [:]
+        for checklist in checklists {
+            guard let card = try checklist.string("idCard") else { continue }
+            var items: [(Double, String)] = []
+            for item in try checklist.array("checkItems") {
+                let done = try item.string("state") == "complete"
+                let name = try ImportRules.bodyText(item.string("name") ?? "", at: item.offset)
+                items.append((try position(item), (done ? "[x] " : "[ ] ") + name))
+            }
+            let name = try ImportRules.bodyText(checklist.string("name") ?? "", at: checklist.offset)
+            let lines = items.sorted { $0.0 < $1.0 }.map { "  " + $0.1 }
+            result[card, default: []].append((name, lines.joined(separator: "\n")))
+        }
+        return result
+    }
+
+    /// Each card's comments, oldest first: `name, YYYY-MM-DD: text`.
+    private static func commentLines(_ actions: [LocatedJSON], separator: String) throws -> [String: [String]] {
+        var found: [String: [(String, String)]] = [:]
+        for action in actions where try action.string("type") == "commentCard" {
+            guard let data = action["data"], let card = try data["card"]?.string("id"),
+                let text = try data.string("text")
+            else { continue }
+            var author: String?
+            if let creator = action["memberCreator"], let name = try creator.string("username") ?? creator.string("fullName") {
+                author = try ImportRules.bodyText(name, at: creator.offset)
+            }
+            let date = String((try action.string("date") ?? "").prefix(10))
+            let said = try ImportRules.bodyText(text, at: data["text"]?.offset ?? action.offset)
+            let head = [author, date.isEmpty ? nil : date].compactMap { $0 }.joined(separator: ", ")
+            found[card, default: []].append((date, (head.isEmpty ? "" : head + separator) + said))
+        }
+        return found.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
+    }
+}

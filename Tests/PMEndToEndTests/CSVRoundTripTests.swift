@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `pm export csv` and `pm import csv` (issue 25): what one writes, the
+/// other reads back as the same board (ids aside); a spreadsheet's own CSV
+/// in French or Korean comes in too.
+@Suite struct CSVRoundTripTests {
+    /// Every task's fields a person sees, in creation order (no ids, no times).
+    func fields(_ pm: PMBinary) throws -> [[String]] {
+        let run = try pm.run(["export", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let tasks = try #require(object["tasks"] as? [[String: Any]])
+        return tasks.map { task in
+            [
+                task["title"] as? String ?? "", task["state"] as? String ?? "", task["due"] as? String ?? "-",
+                (task["assignees"] as? [String] ?? []).joined(separator: "+"), task["body"] as? String ?? "",
+            ]
+        }
+    }
+
+    @Test func exportedAndImportedBackItIsTheSameBoard() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        let titles = [
+            "Réunion « équipe », salle 2", "=HYPERLINK(\"http://evil\")", "+1 for this", "-5 degrees", "@ana please",
+            "'=quoted already", "'Tis the season", "보고서 \"최종\" 검토", "Plain",
+        ]
+        for (index, title) in titles.enumerated() {
+            var arguments = ["add"]
+            if index % 2 == 0 { arguments += ["--due", "2026-12-0\(index % 9 + 1)"] }
+            if index % 3 == 0 { arguments += ["--to", "ana,ji-woo"] }
+            if index == 1 { arguments += ["--body", "line one, with a comma\nline \"two\";\n\tindented"] }
+            arguments += ["--", title]
+            try pm.run(arguments, ["PM_NOW": "2026-11-21T10:00:0\(index)Z"])
+        }
+        let list = try pm.run(["list", "--json"]).stdout
+        let ids = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]]).compactMap {
+            $0["id"] as? String
+        }
+        try pm.run(["move", String(ids[2].prefix(8)), "doing"])
+        try pm.run(["move", String(ids[3].prefix(8)), "done"])
+        let csv = pm.home.file("board.csv")
+        let export = try pm.run(["export", "csv", "--output", csv])
+        #expect(export.status == 0 && export.stdout.contains("9 tâches écrites"), "\(export.stdout)\(export.stderr)")
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(text.hasPrefix("id,title,state,due,assignees,body\r\n"), "English header, never translated")
+        #expect(
+            text.contains(",\"'=HYPERLINK(") && text.contains(",'+1 for this,") && text.contains(",'-5 degrees,"),
+            "no formula runs")
+        #expect(text.contains(",''=quoted already,") && text.contains(",'Tis the season,"))
+
+        // Into another board, in another language: the same board, ids aside.
+        let other = PMBinary(language: "ko_KR.UTF-8")
+        let run = try other.run(["import", "csv", csv])
+        #expect(run.status == 0 && run.stdout.contains("작업 9개"), "\(run.stdout)\(run.stderr)")
+        #expect(try fields(other) == (try fields(pm)))
+        // Twice: nothing added. And into the board it came from: every row is one of its tasks.
+        #expect(try other.run(["import", "csv", csv]).stdout.contains("이미 보드에 있어서"))
+        let before = pm.boardBytes()
+        let home = try pm.run(["import", "csv", csv])
+        #expect(home.status == 0 && home.stdout.contains("déjà sur le tableau") && pm.boardBytes() == before, "\(home.stdout)")
+        // The JSON export agrees with the CSV's, task for task.
+        #expect(try fields(other).map(\.[0]) == titles)
+    }
+
+    @Test func aSpreadsheetsOwnCSVInFrenchOrKorean() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        let french =
+            "\u{FEFF}Titre;État;Échéance;Assignés;Priorité\r\nPréparer la démo;en cours;03/12/2026;ana;haute\r\n"
+            + "Relire;TERMINÉ;;;\r\n\r\n\"Appeler; puis écrire\";;2026-12-24;lee, ji-woo;\r\n"
+        let file = pm.home.file("tableur.csv")
+        try french.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try pm.run(["import", "csv", file])
+        #expect(run.status == 0 && run.stdout.contains("3 tâches ajoutées"), "\(run.stdout)\(run.stderr)")
+        let rows = try fields(pm)
+        #expect(rows.count == 3)
+        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "Priorité : haute"]), "\(rows)")
+        #expect(rows.contains(["Relire", "done", "-", "", ""]))
+        #expect(rows.contains(["Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", ""]))
+
+        let korean = PMBinary(language: "ko_KR.UTF-8")
+        let sheet = korean.home.file("시트.csv")
+        try "제목,상태,마감일,메모\n회의록 정리,완료,2026-12-01,\"첫 줄\n둘째 줄\"\n".write(toFile: sheet, atomically: true, encoding: .utf8)
+        #expect(try korean.run(["import", "csv", sheet]).status == 0)
+        #expect(try fields(korean) == [["회의록 정리", "done", "2026-12-01", "", "첫 줄\n둘째 줄"]])
+    }
+
+    @Test(arguments: [
+        ("who;state\nA;\n", "1:1", "title"),
+        ("title,state\nA,someday\n", "2:3", "someday"),
+        ("title,due\nA,2026-02-30\n", "2:3", "2026-02-30"),
+        ("title,state\n\"A,todo\n", "2:1", "too early"),
+        ("title,state\n\"A\"x,todo\n", "2:4", "well-formed"),
+        ("title,body\nA,\"\u{202E}gpj.exe\"\n", "2:3", "U+202E"),
+        ("title,id\nA,1\nB,1\n", "3:1", "twice"),
+        ("title,assignees\nA,\"a\u{7}b\"\n", "2:3", "assignees"),
+    ])
+    func badCSVIsRefusedWithItsPlace(text: String, place: String, why: String) throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Already here"])
+        let before = pm.boardBytes()
+        let file = pm.home.file("bad.csv")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try pm.run(["import", "csv", file])
+        #expect(run.status == 65 && run.stderr.contains("bad.csv:" + place) && run.stderr.contains(why), "\(run.stderr)")
+        #expect(!run.stderr.contains("\u{202E}") && pm.boardBytes() == before)
+    }
+}

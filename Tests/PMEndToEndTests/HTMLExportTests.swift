@@ -1,0 +1,109 @@
+import Foundation
+import PMTestSupport
+import Testing
+
+/// `pm export html` (issue 25), opened in a real browser: headless Chromium
+/// from Debian's packages, at a phone's and a desktop's width, in three
+/// languages. The screenshots stay in `$PM_SCREENSHOTS` (default
+/// /tmp/pm-html-screenshots) to be looked at.
+@Suite(.serialized) struct HTMLExportTests {
+    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The board every page shows: one card overdue and assigned, one in
+    /// conflict-free DOING, one done, and hostile titles that try to be markup.
+    func board(_ language: String) throws -> PMBinary {
+        let pm = PMBinary(language: language)
+        let at = { (second: Int) in ["PM_NOW": "2026-11-21T09:00:0\(second)Z"] }
+        try pm.run(["add", "--due", "2026-11-19", "--to", "ana", "--", "Rapport <b>final</b> & budget"], at(1))
+        try pm.run(["add", "--due", "2026-12-24", "--", "<script>document.title='PWNED'</script>"], at(2))
+        try pm.run(["add", "--body", "x", "--", "<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">"], at(3))
+        try pm.run(["add", "--", "회의록 정리"], at(4))
+        let ids = try JSONSerialization.jsonObject(with: Data(try pm.run(["list", "--json", "--sort", "created"]).stdout.utf8))
+        let tasks = try #require(ids as? [[String: Any]]).compactMap { $0["id"] as? String }
+        try pm.run(["move", String(tasks[2].prefix(8)), "doing"])
+        try pm.run(["move", String(tasks[3].prefix(8)), "done"])
+        return pm
+    }
+
+    /// Runs Chromium headless on `page`; the DOM after load, or a screenshot.
+    func chromium(_ arguments: [String], page: String, profile: String) throws -> String {
+        guard let chromium = Self.chromium else {
+            Issue.record("chromium is missing: install the README's prerequisites line")
+            throw CancellationError()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments =
+            ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile]
+            + arguments + ["file://" + page]
+        process.environment = ["HOME": profile, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "chromium \(arguments)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(arguments: [
+        ("en_US.UTF-8", "en", ["TODO", "DOING", "DONE"], "Overdue: it was due Nov 19, 2026", "Assigned to @ana"),
+        ("fr_FR.UTF-8", "fr", ["À FAIRE", "EN COURS", "TERMINÉ"], "En retard : échéance au 19 nov. 2026", "Assignée à @ana"),
+        ("ko_KR.UTF-8", "ko", ["할 일", "진행 중", "완료"], "기한 지남: 마감 2026. 11. 19.", "담당: @ana"),
+    ])
+    func thePageShowsTheBoardInTheReadersLanguageAndRunsNoScript(
+        language: String, tag: String, columns: [String], overdue: String, assigned: String
+    ) throws {
+        let pm = try board(language)
+        let page = pm.home.file("board.html")
+        let run = try pm.run(["export", "html", "--output", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        // Every text escaped, a policy that forbids scripts, nothing fetched.
+        #expect(html.contains("&lt;script&gt;document.title=&#39;PWNED&#39;&lt;/script&gt;"))
+        #expect(!html.contains("<script") && !html.contains("<img") && !html.contains("onerror=\""))
+        #expect(html.contains("Content-Security-Policy\" content=\"default-src 'none'; style-src 'sha256-"))
+        #expect(!html.contains("http://") && !html.contains("https://"), "no network")
+
+        let profile = "/var/tmp/pm-chromium-profile"
+        try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+        let dom = try chromium(["--dump-dom", "--virtual-time-budget=2000"], page: page, profile: profile)
+        #expect(dom.contains("<html lang=\"\(tag)\""), "\(dom.prefix(300))")
+        // The three columns with their counts, as the browser built them.
+        for (column, count) in zip(columns, [2, 1, 1]) {
+            #expect(dom.contains("<h2>\(column) <span class=\"count\">\(count)</span></h2>"), "\(column)")
+        }
+        let dues = dom.split(separator: "\n").filter { $0.contains("class=\"due\"") }
+        #expect(dom.contains(overdue) && dom.contains("class=\"card overdue\""), "overdue in red and in words: \(dues)")
+        #expect(dom.contains(assigned))
+        // No script ran: the title and the body are as written, and the hostile titles are text.
+        #expect(!dom.contains("PWNED</title>") && !dom.contains("<body data-pwned"))
+        #expect(dom.contains("&lt;img src=x onerror="))
+
+        // Screenshots at a phone's and a desktop's width, kept to be looked at.
+        let folder = ProcessInfo.processInfo.environment["PM_SCREENSHOTS"] ?? "/tmp/pm-html-screenshots"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, size) in [("phone", "390,844"), ("desktop", "1280,800")] {
+            let shot = folder + "/board-\(tag)-\(name).png"
+            try? FileManager.default.removeItem(atPath: shot)
+            _ = try chromium(
+                ["--screenshot=" + shot, "--window-size=" + size, "--hide-scrollbars"], page: page, profile: profile)
+            let png = try #require(FileManager.default.contents(atPath: shot), "\(shot)")
+            // PNG: the signature, then IHDR's width.
+            #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+            let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }
+            #expect(width == Int(size.split(separator: ",")[0]), "\(name): \(width)")
+        }
+    }
+
+    @Test func aFilteredPageSaysSoAndShowsOnlyItsCards() throws {
+        let pm = try board("en_US.UTF-8")
+        let run = try pm.run(["export", "html", "--mine"], ["PM_USER": "ana"])
+        #expect(run.status == 0 && run.stdout.contains("Filtered: --mine"))
+        #expect(run.stdout.contains("Rapport &lt;b&gt;final&lt;/b&gt; &amp; budget") && !run.stdout.contains("회의록"))
+        #expect(run.stdout.contains("@media (prefers-color-scheme:dark)") && run.stdout.contains("@media print"))
+    }
+}
