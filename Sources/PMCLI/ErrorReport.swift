@@ -197,6 +197,8 @@ enum ErrorReport {
         case .tooDeep(let limit): return l.string(.importProblemTooDeep, .number(limit))
         case .tooLarge(let limit): return l.string(.importProblemTooLarge, .number(limit >> 20))
         case .tooManyCards(let limit): return l.string(.importProblemTooMany, .number(limit))
+        case .notAFile: return l.string(.importProblemNotAFile)
+        case .tooManyValues(let limit): return l.string(.importProblemTooManyValues, .number(limit))
         case .notA(.trello): return l.string(.importProblemNotTrello)
         case .notA(.taskwarrior): return l.string(.importProblemNotTaskwarrior)
         case .notA(.csv): return l.string(.importProblemNotCsv)

@@ -219,7 +219,8 @@ enum ImportFile {
         // A file, or a pipe (`-`, `<(task export)`); never a directory or a device.
         switch info.st_mode & S_IFMT {
         case S_IFREG, S_IFIFO, S_IFSOCK: break
-        default: throw PMError.readFailed(path: path, SystemCallError(call: "open", code: EISDIR))
+        case S_IFDIR: throw PMError.readFailed(path: path, SystemCallError(call: "open", code: EISDIR))
+        default: throw PMError.importRefused(path: path, line: nil, column: nil, problem: .notAFile)
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

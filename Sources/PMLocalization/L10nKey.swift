@@ -495,4 +495,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case htmlFooter = "html.footer"
     case importWordSeparator = "import.word.separator"
     case importStandardInput = "import.standardInput"
+    case importProblemTooManyValues = "import.problem.tooManyValues"
+    case importProblemNotAFile = "import.problem.notAFile"
 }

@@ -134,6 +134,23 @@ import Testing
         #expect(try self.tasks(pm).isEmpty)
     }
 
+    @Test func anImportSomeoneChangedSinceIsUndoneWholeOrNotAtAll() throws {
+        let pm = PMBinary()
+        let file = try Self.write(Self.export(), in: pm)
+        #expect(try pm.run(["import", "trello", file]).status == 0)
+        let before = try tasks(pm)
+        let id = try #require(before["Réunion équipe"]?["id"] as? String)
+        #expect(try pm.run(["move", String(id.prefix(8)), "done"], ["PM_USER": "lee"]).status == 0)
+        let board = pm.boardBytes()
+        let undo = try pm.run(["undo"])
+        #expect(undo.status == 1 && undo.stderr.contains("lee"), "\(undo.stderr)")
+        #expect(pm.boardBytes() == board, "not one card of the import was taken back")
+        let skip = try pm.run(["undo", "--skip"])
+        #expect(skip.status == 0 && skip.stdout.contains("one step of 5 changes"), "\(skip.stdout)")
+        #expect(try pm.run(["undo"]).status == 1, "nothing older to undo")
+        #expect(try tasks(pm).count == 5)
+    }
+
     @Test func mapAndAllChooseWhatComesAndWhere() throws {
         let pm = PMBinary()
         let file = try Self.write(Self.export(), in: pm)

@@ -128,7 +128,10 @@ enum CSVTable {
         var rowStart = start
         var index = start
         var quoted = false
-        func endField() {
+        var budget = ImportRules.valueLimit
+        func endField() throws {
+            budget -= 1
+            guard budget >= 0 else { throw ImportFailure(offset: fieldStart, problem: .tooManyValues(ImportRules.valueLimit)) }
             cells.append(Cell(text: String(decoding: field, as: UTF8.self), offset: fieldStart))
             field.removeAll(keepingCapacity: true)
         }
@@ -157,10 +160,10 @@ enum CSVTable {
             case UInt8(ascii: "\"") where field.isEmpty:
                 quoted = true
             case separator:
-                endField()
+                try endField()
                 fieldStart = index + 1
             case 0x0D, 0x0A:
-                endField()
+                try endField()
                 rows.append(Row(cells: cells, offset: rowStart))
                 cells.removeAll()
                 if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
@@ -173,7 +176,7 @@ enum CSVTable {
         }
         if quoted { throw ImportFailure(offset: fieldStart, problem: .truncated) }
         if !field.isEmpty || !cells.isEmpty {
-            endField()
+            try endField()
             rows.append(Row(cells: cells, offset: rowStart))
         }
         return rows

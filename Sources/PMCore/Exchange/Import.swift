@@ -42,6 +42,10 @@ public enum ImportProblem: Equatable, Sendable {
     case tooLarge(Int)
     /// More cards than this.
     case tooManyCards(Int)
+    /// Not a file or a pipe (a device).
+    case notAFile
+    /// More values (JSON values, CSV cells) than this.
+    case tooManyValues(Int)
     /// Not this kind of export at all (a Trello board, a Taskwarrior export, a CSV with a title column).
     case notA(ImportSource)
     /// This field is missing or does not hold what it should.
@@ -185,6 +189,9 @@ public enum ImportRules {
     public static let byteLimit = 64 << 20
     /// The most cards one import adds.
     public static let cardLimit = 10_000
+    /// The most values (JSON values, CSV cells) a file is read into: a real
+    /// export of 10,000 cards with their history holds far fewer.
+    public static let valueLimit = 2_000_000
 
     /// The importer for a source.
     public static func importer(_ source: ImportSource) -> BoardImporter.Type {

@@ -39,10 +39,11 @@ public struct LocatedJSON: Sendable {
             return try bytes.withUnsafeBufferPointer { buffer in
                 var reader = JSONReader(buffer)
                 var values: [LocatedJSON] = []
+                var budget = ImportRules.valueLimit
                 reader.skipWhitespace()
                 while !reader.atEnd {
                     if !values.isEmpty && !many { throw reader.failure() }
-                    values.append(try read(&reader, depth: 0))
+                    values.append(try read(&reader, depth: 0, budget: &budget))
                     reader.skipWhitespace()
                 }
                 return values
@@ -60,10 +61,14 @@ public struct LocatedJSON: Sendable {
         }
     }
 
-    private static func read(_ reader: inout JSONReader, depth: Int) throws -> LocatedJSON {
+    /// One value; `budget` counts down the values a file may hold, so that
+    /// memory stays bounded whatever it holds (`[1,1,1,…]` of 64 MiB).
+    private static func read(_ reader: inout JSONReader, depth: Int, budget: inout Int) throws -> LocatedJSON {
         let byte = try reader.peek()
         let offset = reader.index
         guard depth < depthLimit else { throw ImportFailure(offset: offset, problem: .tooDeep(depthLimit)) }
+        budget -= 1
+        guard budget >= 0 else { throw ImportFailure(offset: offset, problem: .tooManyValues(ImportRules.valueLimit)) }
         switch byte {
         case UInt8(ascii: "{"):
             try reader.beginObject()
@@ -73,14 +78,14 @@ public struct LocatedJSON: Sendable {
                 guard object[key] == nil else {
                     throw JSONReader.Failure(offset: reader.keyStart, reason: .duplicateKey(key))
                 }
-                object[key] = try read(&reader, depth: depth + 1)
+                object[key] = try read(&reader, depth: depth + 1, budget: &budget)
             }
             return LocatedJSON(offset: offset, value: .object(object))
         case UInt8(ascii: "["):
             try reader.beginArray()
             var array: [LocatedJSON] = []
             var first = true
-            while try reader.nextElement(first: &first) { array.append(try read(&reader, depth: depth + 1)) }
+            while try reader.nextElement(first: &first) { array.append(try read(&reader, depth: depth + 1, budget: &budget)) }
             return LocatedJSON(offset: offset, value: .array(array))
         default:
             return LocatedJSON(offset: offset, value: try scalar(reader.readValue()))
