@@ -49,7 +49,10 @@ struct HTMLExport {
         if let filterNote { html += "<p class=\"filter\">\(Self.escaped(filterNote))</p>\n" }
         html += "</header>\n<main>\n"
         for state in TaskState.allCases {
-            let cards = tasks.filter { $0.state == state }
+            // The soonest deadline first, as `pm list` shows them; then in creation order.
+            let cards = tasks.filter { $0.state == state }.sorted { a, b in
+                (a.due ?? CivilDate.last, a.createdAt, a.id) < (b.due ?? CivilDate.last, b.createdAt, b.id)
+            }
             let name = l.string(StateNames.key(state))
             html += "<section class=\"column \(state.rawValue)\" aria-label=\"\(Self.escaped(name))\">\n"
             html += "<h2>\(Self.escaped(name)) <span class=\"count\">\(cards.count)</span></h2>\n"

@@ -106,4 +106,19 @@ import Testing
         #expect(run.stdout.contains("Rapport &lt;b&gt;final&lt;/b&gt; &amp; budget") && !run.stdout.contains("회의록"))
         #expect(run.stdout.contains("@media (prefers-color-scheme:dark)") && run.stdout.contains("@media print"))
     }
+
+    @Test func aCardInConflictIsMarkedWithBothValues() throws {
+        let (pm, colleague, them) = try BoardTmuxTests.withColleague()
+        let id = try pm.run(["add", "Budget"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["sync"])
+        try pm.run(["sync"] + colleague, them)
+        try pm.run(["edit", id, "--title", "Budget 2027"])
+        try pm.run(["edit", id, "--title", "Budget <draft>"] + colleague, them)
+        try pm.run(["sync"] + colleague, them)
+        try pm.run(["sync"])
+        let page = try pm.run(["export", "html"], ["LANG": "fr_FR.UTF-8"]).stdout
+        #expect(page.contains("class=\"card conflict\""), "\(page)")
+        #expect(page.contains("<p class=\"conflicted\">Conflit : "), "\(page)")
+        #expect(page.contains("Budget &lt;draft&gt;") || page.contains("Budget 2027"))
+    }
 }
