@@ -212,9 +212,12 @@ import Testing
         try session.keys("Escape")
         #expect(session.waitFor { $0.contains("Abandonner vos modifications") }, "Esc asks before losing a change")
         try session.keys("n", "Enter")
+        // The form shows the typed title before Enter is read: wait for the
+        // board itself to hold it, not for the screen to show it.
         #expect(
-            session.waitFor { $0.contains("modifiée") || $0.contains("Modifié") || $0.contains("회의 회의") }, "\(session.screen)")
-        #expect(try pm.run(["list", "--json"]).stdout.contains("회의 회의"))
+            session.waitFor(10) { _ in (try? pm.run(["list", "--json"]).stdout.contains("회의 회의")) == true },
+            "\(session.screen)")
+        #expect(session.waitFor { !$0.contains("Modifier « 회의") }, "the form closed: \(session.screen)")
         try session.keys("d", "y")
         #expect(session.waitFor { $0.contains("À FAIRE (1)") })
         #expect(!(try pm.run(["list", "--json"]).stdout.contains("회의")))
