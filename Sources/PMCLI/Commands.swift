@@ -81,45 +81,6 @@ extension ProcessContext {
         UndoStore(stateDirectory: environment.stateDirectory, boardID: board.id, boardKey: boardKey(), user: environment.user)
     }
 
-    /// Changes the board under the lock with this user's undo stacks at hand.
-    /// `body` returns what the change did to the stacks; the undo state is
-    /// saved with that step pending *before* the board, and the step counts
-    /// once its event is on the board (RELIABILITY.md: a kill between the two
-    /// saves never leaves a change out of its author's stack). A damaged or
-    /// unsaveable undo file refuses the change before the board is touched.
-    private func updateWithUndo<Result>(_ body: (inout Board, UndoState) throws -> (Result, UndoStep?)) throws -> Result {
-        var pending: (store: UndoStore, stored: UndoStore.Stored)?
-        var changed: (id: TaskID, tasks: [BoardTask])?
-        let (store, replica) = signingStore()
-        try mergeConflictedCopies()
-        let log = try store.eventLog()
-        let existed = boardFileExists()
-        let result = try store.update(
-            newBoardID: environment.makeID(), replica: replica,
-            { board in
-                let undo = undoStore(for: board)
-                let state = try undo.load().resolved(against: board, log: log)
-                // The change's lines start where the log ends now (the board holds its whole log).
-                let offset = board.log.length
-                let (result, step) = try body(&board, state)
-                pending = step.map { (undo, UndoStore.Stored(committed: state, pending: $0, pendingOffset: offset)) }
-                return result
-            },
-            beforeSave: { _ in
-                if let pending { try pending.store.save(pending.stored) }
-            },
-            committed: { board in changed = (board.id, board.tasks) })
-        output.done = .changedBoard
-        // A new board is announced once, when its file is created (a typo in
-        // --board or PM_BOARD would otherwise start one silently).
-        if !existed && boardFileExists() {
-            output.errorLine(localizer.string(.messageNewBoard, shown(environment.boardPath)))
-        }
-        // A reminder popped up for a task now done, deleted or redated (an undo included) is withdrawn.
-        if let changed { DesktopReminders.afterChange(boardID: changed.id, tasks: changed.tasks, context: self) }
-        return result
-    }
-
     /// A log put back from a backup while board.json stayed: the board goes
     /// back to the log, keeping what only board.json held as new changes, and says so.
     func recoverOlderLog() {
@@ -145,87 +106,6 @@ extension ProcessContext {
         for copy in try store.mergeConflictedCopies(newBoardID: environment.makeID(), replica: replica, now: now) {
             let key: L10nPluralKey = copy.movedAside ? .mergeConflictedCopy : .mergeConflictedCopyKept
             output.errorLine(localizer.plural(key, count: copy.added, .text(TextSafety.escaped(copy.path))))
-        }
-    }
-
-    /// Changes the board under the lock, saves it, and records the change on
-    /// this user's undo stack (which clears their redo stack).
-    /// - Parameter oneStep: the changes to several tasks are undone together
-    ///   (an import); otherwise each is its own undo step.
-    func change<Result>(oneStep: Bool = false, _ body: (inout Board) throws -> Result) throws -> Result {
-        try updateWithUndo { board, _ in
-            let known = board.history.appended.count
-            let result = try body(&board)
-            var transitions = board.history.appended.dropFirst(known).map { event in
-                Transition(
-                    from: board.history.original(of: event.taskID), to: board.task(event.taskID), eventID: event.id,
-                    at: event.at)
-            }
-            Self.batch(&transitions, if: oneStep)
-            return (result, transitions.isEmpty ? nil : .record(transitions))
-        }
-    }
-
-    /// Marks several transitions as one undo step, named by the last one's event.
-    private static func batch(_ transitions: inout [Transition], if oneStep: Bool) {
-        guard oneStep, transitions.count > 1, let last = transitions.last?.eventID else { return }
-        for index in transitions.indices { transitions[index].batch = last }
-    }
-
-    /// Reverts this user's last change (`redo: false`) or last undo (`redo: true`),
-    /// a step of several tasks (an import) whole or not at all.
-    /// - Returns: the history events recording what it did, in order.
-    func undoOrRedo(redo: Bool) throws -> [HistoryEvent] {
-        try updateWithUndo { board, state in
-            let step = redo ? state.nextRedo : state.nextUndo
-            guard !step.isEmpty else { throw redo ? PMError.nothingToRedo : PMError.nothingToUndo }
-            let known = board.history.appended.count
-            var made: [Transition] = []
-            // The newest change first, as they were made in the other order.
-            for last in step.reversed() {
-                do {
-                    made.append(try board.revert(last, eventID: environment.makeID(), by: environment.user, at: now, redo: redo))
-                } catch PMError.undoConflict(var conflict) where conflict.by == nil {
-                    // Who changed the task last is in the log's end.
-                    if let id = last.taskID, let entry = try newestEntry(onTask: id) {
-                        (conflict.by, conflict.at) = (entry.by, entry.at)
-                    }
-                    throw PMError.undoConflict(conflict)
-                }
-            }
-            Self.batch(&made, if: true)
-            let events = Array(board.history.appended.dropFirst(known))
-            guard !events.isEmpty else { throw PMError.nothingToUndo }
-            return (events, redo ? .redone(made: made) : .undone(made: made))
-        }
-    }
-
-    /// The newest history entry about a task, reading the log from its end
-    /// only as far as needed.
-    func newestEntry(onTask id: TaskID) throws -> HistoryEvent? {
-        var limit = 64
-        while true {
-            let entries = try store().recentHistory(limit: limit)
-            if let entry = entries.first(where: { $0.taskID == id }) { return entry }
-            if entries.count < limit { return nil }
-            limit *= 8
-        }
-    }
-
-    /// Drops this user's last undo step without touching the board (`pm undo
-    /// --skip`), so that older changes stay reachable when a colleague's
-    /// change blocks it.
-    /// - Returns: the dropped step's transitions.
-    func skipUndo() throws -> [Transition] {
-        try store().withLockedBoard { board in
-            guard let board else { throw PMError.nothingToUndo }
-            let undo = undoStore(for: board)
-            var state = try undo.load().resolved(against: board, log: try store().eventLog())
-            let step = Array(state.nextUndo)
-            guard !step.isEmpty else { throw PMError.nothingToUndo }
-            state.apply(.skipped)
-            try undo.save(UndoStore.Stored(committed: state))
-            return step
         }
     }
 
