@@ -5,7 +5,12 @@ _pm() {
     COMPREPLY=()
     while IFS= read -r item; do
         if [[ $item == $'\001files' ]]; then
-            COMPREPLY+=($(compgen -f -- "${COMP_WORDS[COMP_CWORD]}"))
+            # bash quotes what it inserts only for file names, and only
+            # when told: a name like x$(cmd) must stay a name.
+            compopt -o filenames 2>/dev/null
+            while IFS= read -r item; do
+                COMPREPLY+=("$item")
+            done < <(compgen -f -- "${COMP_WORDS[COMP_CWORD]}")
         else
             COMPREPLY+=("$item")
         fi

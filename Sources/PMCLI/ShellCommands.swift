@@ -32,10 +32,12 @@ struct Complete: ParsableCommand {
             case (.zsh, .files): output.line("\u{1}files")
             case (.fish, .files): output.line("\u{1}files")
             case (.bash, .word(let value, _)):
-                // Spaces and shell characters escaped, as bash inserts the text as is.
+                // Spaces and shell characters escaped, as bash inserts the text
+                // as is: expansions (`$`, backquotes, braces, globs, `~`, `!`),
+                // operators and quotes never act when the line is entered.
                 var escaped = ""
                 for character in value {
-                    if " '\"\\$`&;|<>()*?[]!#~".contains(character) { escaped.append("\\") }
+                    if " \t'\"\\$`&;|<>()*?[]{}!#~^".contains(character) { escaped.append("\\") }
                     escaped.append(character)
                 }
                 output.line(escaped)
@@ -323,7 +325,12 @@ struct CompletionScripts {
             COMPREPLY=()
             while IFS= read -r item; do
                 if [[ $item == $'\\001files' ]]; then
-                    COMPREPLY+=($(compgen -f -- "${COMP_WORDS[COMP_CWORD]}"))
+                    # bash quotes what it inserts only for file names, and only
+                    # when told: a name like x$(cmd) must stay a name.
+                    compopt -o filenames 2>/dev/null
+                    while IFS= read -r item; do
+                        COMPREPLY+=("$item")
+                    done < <(compgen -f -- "${COMP_WORDS[COMP_CWORD]}")
                 else
                     COMPREPLY+=("$item")
                 fi

@@ -157,6 +157,46 @@ import Testing
         #expect(try complete(["remote", ""]).contains("add"))
     }
 
+    /// What bash inserts is entered as typed: a file name holding `$(…)` or
+    /// a name holding braces completes escaped, and Enter neither runs the
+    /// command nor expands the braces (issue 43, item 3).
+    @Test func bashInsertsFileNamesAndNamesEscapedInATerminal() throws {
+        let bash = try require("bash")
+        _ = try require("tmux")
+        let (pm, id, environment) = try board("en_US.UTF-8")
+        #expect(try pm.run(["assign", id, "{a..b}"]).status == 0)
+        let folder = pm.home.file("work")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let planted = "x$(touch${IFS}PWN)"
+        _ = FileManager.default.createFile(atPath: folder + "/" + planted, contents: Data())
+        let session = try BoardTmuxTests.Session(
+            pm: pm, width: 120, height: 30, language: "C.UTF-8", extra: environment,
+            command: [bash, "--norc", "--noprofile"])
+        defer { session.close() }
+        // Prompts on the screen (a trailing space is not captured).
+        func prompts(_ screen: String) -> Int {
+            screen.split(separator: "\n").filter { $0 == ">" || $0.hasPrefix("> ") }.count
+        }
+        try session.raw("cd '\(folder)'; source '\(Self.resources.path)/completions/pm.bash'; PS1='> '")
+        try session.keys("Enter")
+        #expect(session.waitFor(6) { prompts($0) == 1 }, "\(session.screen)")
+        try session.raw("pm merge x")
+        try session.keys("Tab")
+        #expect(session.waitFor(6) { $0.contains("pm merge x\\$\\(touch\\$\\{IFS\\}PWN\\)") }, "\(session.screen)")
+        try session.keys("Enter")
+        // pm merge ran on the file of that name, its name as typed.
+        #expect(session.waitFor(10) { prompts($0) == 2 }, "\(session.screen)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/PWN"), "the name's command ran: \(session.screen)")
+        try session.raw("pm unassign \(id) {")
+        try session.keys("Tab")
+        #expect(session.waitFor(6) { $0.contains("pm unassign \(id) \\{a..b\\}") }, "\(session.screen)")
+        try session.keys("Enter")
+        #expect(session.waitFor(10) { prompts($0) == 3 }, "\(session.screen)")
+        let show = try pm.run(["show", id, "--json"]).stdout
+        #expect(!show.contains("{a..b}"), "one name, {a..b}, taken away whole: \(show)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/PWN"))
+    }
+
     @Test func fishCompletesIdsWithTitlesAndColumnsInTheReadersLanguage() throws {
         let fish = try require("fish")
         let (pm, id, environment) = try board("ko_KR.UTF-8")
