@@ -64,7 +64,11 @@ import Testing
             let run = try pm.run(arguments)
             #expect(run.status == 0, "step \(step) \(arguments): \(run.stderr)")
             if arguments[0] == "add" { ids.append(id(run)) }
-            snapshots.append(try contents(pm))
+            // A step that changed nothing (`--due +5d` on a day when the task
+            // is already due then: pm says so) is no step to undo: what pm
+            // answered decides, on any day of the year.
+            let after = try contents(pm)
+            if after != snapshots.last { snapshots.append(after) }
         }
         for expected in snapshots.dropLast().reversed() {
             let run = try pm.run(["undo"])
