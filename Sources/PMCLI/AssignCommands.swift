@@ -14,7 +14,7 @@ struct Assign: PMCommand {
     @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
-        try context.assign(id, adding: try names.flatMap(Assignees.names), json: output.json)
+        try context.assign(id, adding: try names.flatMap { try Assignees.names($0) }, json: output.json)
     }
 }
 
@@ -30,7 +30,7 @@ struct Unassign: PMCommand {
     @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
-        try context.assign(id, removing: try names.flatMap(Assignees.names), json: output.json)
+        try context.assign(id, removing: try names.flatMap { try Assignees.names($0, existing: true) }, json: output.json)
     }
 }
 

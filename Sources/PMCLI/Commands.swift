@@ -137,7 +137,7 @@ struct Add: PMCommand {
     func run(in context: ProcessContext) throws {
         let env = context.environment
         let deadline = try due.map { try context.parseDate($0) }
-        let assignees = try to.flatMap(Assignees.names)
+        let assignees = try to.flatMap { try Assignees.names($0) }
         let id = env.makeID()
         let (task, shortID) = try context.change { board in
             let task = try board.add(

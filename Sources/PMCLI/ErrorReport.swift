@@ -72,6 +72,7 @@ enum ErrorReport {
         case .bodyTooLong(let length, let limit): return ([l.string(.errorBodyTooLong, .number(length), .number(limit))], .usage)
         case .unsafeTitle(let scalar): return ([l.string(.errorTitleUnsafe, .text(character(scalar, l)))], .usage)
         case .badAssignee(let name): return ([l.string(.errorBadAssignee, .text(TextSafety.escaped(name)))], .usage)
+        case .tooManyAssignees(let limit): return ([l.string(.errorTooManyAssignees, .number(limit))], .usage)
         case .unsafeBody(let scalar): return ([l.string(.errorBodyUnsafe, .text(character(scalar, l)))], .usage)
         case .boardCorrupt(let path, let line, let column, let reason):
             let why = describe(reason, l)

@@ -16,7 +16,7 @@ struct FilterOptions: ParsableArguments {
 
     /// The filter, dates read as `--due` reads them (in the reader's language).
     func filter(_ context: ProcessContext) throws -> TaskFilter {
-        var names = Set(try to.flatMap(Assignees.names))
+        var names = Set(try to.flatMap { try Assignees.names($0, existing: true) })
         if mine { names.insert(try Assignees.validName(context.environment.user)) }
         return TaskFilter(
             names: names, unassigned: unassigned, overdue: overdue, dueBefore: try dueBefore.map(context.parseDate),

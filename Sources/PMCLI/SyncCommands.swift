@@ -102,6 +102,9 @@ extension ProcessContext {
                 output.errorLine(localizer.plural(.mergeSkipped, count: count, .text(TextSafety.escaped(file)), .number(line)))
             }
             for file in report.setAside { output.line(localizer.string(.syncSetAside, .text(TextSafety.escaped(file)))) }
+            for file in report.farAhead {
+                output.errorLine(localizer.string(.syncFarAhead, .text(TextSafety.escaped(file))))
+            }
             for file in report.ignored { output.errorLine(localizer.string(.syncIgnoredFile, .text(TextSafety.escaped(file)))) }
             for file in report.stoppedAtLongLine {
                 output.errorLine(

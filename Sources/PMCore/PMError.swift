@@ -90,6 +90,8 @@ public enum PMError: Error, Equatable, Sendable {
     case unsafeBody(Unicode.Scalar)
     /// Not a name a card can be assigned to (``Assignees/validName(_:)``): as typed.
     case badAssignee(String)
+    /// A card would have more than `limit` names (``Assignees/taskLimit``).
+    case tooManyAssignees(limit: Int)
     /// The board file cannot be parsed; `line`/`column` are 1-based when known.
     case boardCorrupt(path: String, line: Int?, column: Int?, reason: CorruptionReason)
     /// A line of the event log other than its last cannot be read: the log

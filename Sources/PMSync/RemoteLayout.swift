@@ -43,6 +43,39 @@ enum RemoteLayout {
     /// Most digits read (a larger number names no segment pm writes).
     static let maximumDigits = 12
 
+    /// The largest segment number a reader reads (``maximumDigits`` hex digits).
+    static let largestNumber = (1 << (4 * maximumDigits)) - 1
+
+    /// How far beyond the last number known a copy's next segment may lie:
+    /// a copy numbers its segments one after another, skipping only those a
+    /// remote lost; a number further on was not written by it.
+    static let largestGap = 4096
+
+    /// The names among `entries` (this copy's own folders) whose numbers lie
+    /// far beyond what it knows it wrote: each key's numbers are followed up
+    /// from the highest it knows (`known`, `used`) while no step is larger
+    /// than ``largestGap``; whatever lies past the first larger step was
+    /// planted there.
+    static func farAhead(_ entries: [Entry], known: [String: NumberSet], used: [String: Int]) -> Set<String> {
+        var numbers: [String: [Int]] = [:]
+        for entry in entries {
+            if case .segment(let number) = entry.kind { numbers[entry.key, default: []].append(number) }
+        }
+        var result = Set<String>()
+        for (key, list) in numbers {
+            guard let owner = entries.first(where: { $0.key == key }) else { continue }
+            var reached = max(known[key]?.max ?? 0, used[key] ?? 0)
+            for number in list.sorted() where number > reached {
+                if number - reached > largestGap {
+                    result.insert(segment(owner.replica, number, forwarded: owner.forwarded))
+                } else {
+                    reached = number
+                }
+            }
+        }
+        return result
+    }
+
     /// The folder of forwarded events.
     static let forwardedFolder = "forwarded"
 

@@ -53,11 +53,14 @@ public struct Syncer: Sendable {
         public var cut: [(file: String, bytes: Int)] = []
         /// Files read only up to a line longer than any pm writes.
         public var stoppedAtLongLine: [String] = []
+        /// Files in this copy's own folders numbered far beyond what it
+        /// wrote (planted): read as conflicted copies, then moved aside.
+        public var farAhead: [String] = []
 
         public static func == (a: Report, b: Report) -> Bool {
             a.received == b.received && a.sent == b.sent && a.forwarded == b.forwarded && a.setAside == b.setAside
                 && a.skipped.map(\.file) == b.skipped.map(\.file) && a.ignored == b.ignored
-                && a.cut.map(\.file) == b.cut.map(\.file)
+                && a.cut.map(\.file) == b.cut.map(\.file) && a.farAhead == b.farAhead
         }
     }
 
@@ -80,7 +83,7 @@ public struct Syncer: Sendable {
                 do {
                     // Before publishing, what the state is to become: a sync
                     // killed once its files landed is then known for what it did.
-                    let (report, extent, segments) = try attempt(saved, used: used) { publishing in
+                    let (report, extent, segments, sizes) = try attempt(saved, used: used) { publishing in
                         var noted = saved
                         noted.publishing = publishing
                         try state.save(noted)
@@ -92,18 +95,22 @@ public struct Syncer: Sendable {
                     (saved.syncedEvents, saved.syncedLength) = extent
                     saved.syncedLast = store.eventID(endingAt: extent.1)?.rawValue
                     saved.segments = segments
+                    saved.sizes = sizes
                     saved.publishing = nil
                     try state.save(saved)
                     return report
                 } catch SyncError.rejected {
                     continue  // someone published first: fetch their events and go again
                 } catch Restart.remoteLost {
-                    // The remote lost files of this copy's (put back from a
-                    // backup): everything is read again, and what it lacks sent
-                    // again — under new numbers (a copy that read a lost
-                    // segment never reads its number again).
+                    // The remote lost changes this copy holds (a segment put
+                    // back from a backup, shortened, or the older side of a
+                    // sync tool's conflict kept): everything is read again,
+                    // and whatever the remote lacks sent again, whoever made
+                    // it — this copy's own under new numbers (a copy that read
+                    // a lost segment never reads its number again), others'
+                    // signed ones passed on.
                     for (key, numbers) in saved.segments { used[key] = max(used[key] ?? 0, numbers.max ?? 0) }
-                    (saved.segments, saved.syncedEvents, saved.syncedLength) = ([:], 0, 0)
+                    (saved.segments, saved.sizes, saved.syncedEvents, saved.syncedLength) = ([:], [:], 0, 0)
                 }
             }
             throw SyncError.unreachable(target: transport.description, detail: "")
@@ -130,20 +137,45 @@ public struct Syncer: Sendable {
     /// - Parameter note: told what is about to be published, before it is.
     private func attempt(
         _ saved: SyncState, used: [String: Int], note: (SyncState.Publishing) throws -> Void
-    ) throws -> (Report, (Int, Int), [String: NumberSet]) {
+    ) throws -> (Report, (Int, Int), [String: NumberSet], [String: Int]) {
         var report = Report()
         let snapshot = try transport.fetch()
-        let entries = snapshot.files.compactMap { file in RemoteLayout.classify(file.name).map { (file, $0) } }
+        var entries = snapshot.files.compactMap { file in RemoteLayout.classify(file.name).map { (file, $0) } }
         report.ignored += snapshot.files.filter { RemoteLayout.classify($0.name) == nil }.map(\.name)
-        // What this copy published: each of its ids' segments, and its forwarded ones.
-        var listed: [String: NumberSet] = [:]
-        for (_, entry) in entries where own.contains(entry.replica) {
-            if case .segment(let number) = entry.kind { listed[entry.key, default: NumberSet()].insert(number) }
-        }
         let mine = own.map(\.rawValue) + [RemoteLayout.forwardedFolder + "/" + replica.rawValue]
+        // What this copy published: each of its ids' segments, and its forwarded
+        // ones — numbered on from what this copy knows it wrote. A number far
+        // beyond (someone else planted it in this copy's folder) is no segment
+        // of its own: read as a conflicted copy is, set aside, and said.
+        let farAhead = RemoteLayout.farAhead(
+            entries.map(\.1).filter { mine.contains($0.key) }, known: saved.segments, used: used)
+        var listed: [String: NumberSet] = [:]
+        for index in entries.indices where mine.contains(entries[index].1.key) {
+            guard case .segment(let number) = entries[index].1.kind else { continue }
+            if farAhead.contains(entries[index].0.name) {
+                entries[index].1.kind = .copy
+                report.farAhead.append(entries[index].0.name)
+            } else {
+                listed[entries[index].1.key, default: NumberSet()].insert(number)
+            }
+        }
+        // Every segment's number and bytes, whoever's.
+        var numbers: [String: NumberSet] = [:]
+        var bytes: [String: [Int: Int64]] = [:]
+        for (file, entry) in entries {
+            guard case .segment(let number) = entry.kind else { continue }
+            numbers[entry.key, default: NumberSet()].insert(number)
+            bytes[entry.key, default: [:]][number] = file.size
+        }
         // (A listing cut short by its limit proves nothing lost.)
         if snapshot.unlisted.isEmpty,
             mine.contains(where: { !(saved.segments[$0] ?? NumberSet()).isSubset(of: listed[$0] ?? NumberSet()) })
+                || saved.segments.contains(where: { key, known in
+                    // Anyone's segment gone, or not the bytes it had: changes
+                    // this copy holds may be missing there (issue 43).
+                    !known.isSubset(of: numbers[key] ?? NumberSet())
+                        || saved.sizes[key].map { $0 != Self.bytes(of: known, in: bytes[key] ?? [:]) } == true
+                })
         {
             throw Restart.remoteLost
         }
@@ -157,7 +189,7 @@ public struct Syncer: Sendable {
         report.skipped = read.report.skipped
         report.cut = read.report.cut
         report.stoppedAtLongLine = read.report.stoppedAtLongLine
-        report.setAside = read.report.setAside
+        report.setAside = read.report.setAside.filter { !report.farAhead.contains($0) }
         report.ignored += read.report.ignored
         let merged: BoardStore.MergeResult
         do {
@@ -173,20 +205,21 @@ public struct Syncer: Sendable {
             let description =
                 snapshot.boardID != nil
                 ? [] : [RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID))]
-            if !description.isEmpty || !report.setAside.isEmpty {
-                try transport.publish(description, aside: report.setAside, message: "Shared board \(merged.boardID.rawValue)")
+            if !description.isEmpty || !report.setAside.isEmpty || !report.farAhead.isEmpty {
+                try transport.publish(
+                    description, aside: report.setAside + report.farAhead, message: "Shared board \(merged.boardID.rawValue)")
             }
-            return (report, extent, known)
+            return (report, extent, known, Self.sizes(of: known, bytes, published: []))
         }
         // What this copy made since its last sync (all of it after a restart),
         // and what reached it by a side path that the remote lacks.
         let since = try store.eventList(after: LogPosition(events: saved.syncedEvents, length: saved.syncedLength))
-        var (files, published) = outgoing(since, read, listed: listed, known: known, used: used, report: &report)
+        var (files, published) = try outgoing(since, read, listed: listed, known: known, used: used, report: &report)
         if snapshot.boardID == nil {
             files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))
         }
         for (key, number) in published { known[key, default: NumberSet()].insert(number) }
-        if !files.isEmpty || !report.setAside.isEmpty {
+        if !files.isEmpty || !report.setAside.isEmpty || !report.farAhead.isEmpty {
             if !published.isEmpty {
                 try note(
                     SyncState.Publishing(
@@ -194,9 +227,36 @@ public struct Syncer: Sendable {
                         segments: known, files: files.map(\.name)))
             }
             let message = Self.commitMessage(sent: report.sent, forwarded: report.forwarded)
-            try transport.publish(files, aside: report.setAside, message: message)
+            try transport.publish(files, aside: report.setAside + report.farAhead, message: message)
         }
-        return (report, extent, known)
+        return (report, extent, known, Self.sizes(of: known, bytes, published: zip(published, files).map { ($0.0, $0.1) }))
+    }
+
+    /// The bytes the segments `numbers` have, as listed.
+    static func bytes(of numbers: NumberSet, in sizes: [Int: Int64]) -> Int {
+        var total = 0
+        for range in numbers.ranges {
+            // Only what was listed: a range of numbers may be long, its files few.
+            if range.count <= sizes.count {
+                for number in range { total &+= Int(sizes[number] ?? 0) }
+            } else {
+                for (number, size) in sizes where range.contains(number) { total &+= Int(size) }
+            }
+        }
+        return total
+    }
+
+    /// Each replica's known segments' bytes after a round: as listed, and
+    /// the segments this round published.
+    static func sizes(
+        of known: [String: NumberSet], _ bytes: [String: [Int: Int64]],
+        published: [((key: String, number: Int), RemoteFile)]
+    ) -> [String: Int] {
+        var all = bytes
+        for ((key, number), file) in published { all[key, default: [:]][number] = Int64(file.bytes.count) }
+        var result: [String: Int] = [:]
+        for (key, numbers) in known { result[key] = Self.bytes(of: numbers, in: all[key] ?? [:]) }
+        return result
     }
 
     /// The segments to publish: this copy's new events (one segment for each
@@ -206,27 +266,31 @@ public struct Syncer: Sendable {
     private func outgoing(
         _ since: [Event], _ read: Reading, listed: [String: NumberSet], known: [String: NumberSet], used: [String: Int],
         report: inout Report
-    ) -> (files: [RemoteFile], published: [(key: String, number: Int)]) {
+    ) throws -> (files: [RemoteFile], published: [(key: String, number: Int)]) {
         var files: [RemoteFile] = []
         var published: [(key: String, number: Int)] = []
-        func add(_ events: [Event], as owner: TaskID, forwarded: Bool) {
+        func add(_ events: [Event], as owner: TaskID, forwarded: Bool) throws {
             guard !events.isEmpty else { return }
             let key = RemoteLayout.Entry(replica: owner, kind: .copy, forwarded: forwarded).key
             let number = max(listed[key]?.max ?? 0, known[key]?.max ?? 0, used[key] ?? 0) + 1
+            // Never a name a reader would skip (it reads at most 12 digits).
+            guard number <= RemoteLayout.largestNumber else {
+                throw SyncError.local(detail: RemoteLayout.segment(owner, number, forwarded: forwarded))
+            }
             files.append(
                 RemoteFile(
                     name: RemoteLayout.segment(owner, number, forwarded: forwarded), bytes: events.flatMap(EventCodec.line)))
             published.append((key, number))
         }
         let mine = since.filter { own.contains($0.replica) && !read.ownOnRemote.contains($0.id) }
-        for id in own { add(mine.filter { $0.replica == id }, as: id, forwarded: false) }
+        for id in own { try add(mine.filter { $0.replica == id }, as: id, forwarded: false) }
         report.sent = mine.count
         var chosen = Set<TaskID>()
         let forward = (since + read.fromCopies).filter { event in
             event.seal != nil && !own.contains(event.replica) && !read.onRemote.contains(event.id)
                 && chosen.insert(event.id).inserted
         }
-        add(forward, as: replica, forwarded: true)
+        try add(forward, as: replica, forwarded: true)
         report.forwarded = forward.count
         return (files, published)
     }
@@ -320,7 +384,9 @@ struct Reading {
             report.cut.append((file.name, bytes))
         }
         incoming += copy.events
-        if own && !entry.forwarded { ownOnRemote.formUnion(held) }
+        // Only a segment of its own proves the remote holds a change: a
+        // conflicted copy is set aside, and its changes must be sent again.
+        if own && !entry.forwarded && entry.kind != .copy { ownOnRemote.formUnion(held) }
         if entry.kind == .copy {
             fromCopies += copy.events
             if copy.cutAfterBytes == nil { report.setAside.append(file.name) }

@@ -71,6 +71,16 @@ public struct SimulatedReplica: Sendable {
         return id
     }
 
+    /// Adds a task under a given id, as an import does (its ids are
+    /// derived from the source: the same card gets the same id again).
+    @discardableResult
+    public mutating func add(_ title: String, id: TaskID, assignees: [String] = []) -> Event? {
+        guard !tasks.contains(where: { $0.id == id }) else { return nil }
+        return change { board, event, user, time in
+            _ = try? board.add(title: title, assignees: assignees, id: id, eventID: event, by: user, at: time)
+        }
+    }
+
     @discardableResult
     public mutating func edit(_ id: TaskID, _ edit: Board.Edit) -> Event? {
         change { board, event, user, time in _ = try? board.edit(id, edit, eventID: event, by: user, at: time) }

@@ -70,11 +70,14 @@ import Testing
             event("\"updatedAt\":{\"new\":\"x\",\"old\":null}"), event("\"id\":{\"new\":\"x\",\"old\":null}"),
             event("\"body\":{\"new\":\"ok\",\"old\":\"\"}", at: "2026-02-30T10:00:00.000Z"),
             event("\"body\":{\"new\":\"ok\",\"old\":\"\"}", at: "2026-11-21T10:00:00"),
-            event("\"title\":{\"new\":\"\\u001b[2J\",\"old\":\"x\"}"), event("\"title\":{\"new\":\"  \",\"old\":\"x\"}"),
+            event("\"title\":{\"new\":\"  \",\"old\":\"x\"}"),
+            event("\"title\":{\"new\":\"\(String(repeating: "t", count: 201))\",\"old\":\"x\"}"),
             event("\"createdAt\":{\"new\":\"yesterday\",\"old\":null}"),
             event("\"body\":{\"new\":\"ok\",\"old\":\"\"}", hlc: "[\(Self.now + 31 * 86_400_000),0]"),
         ]
         for line in refused { #expect(Self.admitted([line]).events.isEmpty, "\(line)") }
+        // An escape in a title is data, as in a board file: taken, and shown escaped.
+        #expect(Self.admitted([event("\"title\":{\"new\":\"\\u001b[2J\",\"old\":\"x\"}")]).events.count == 1)
         // Thirty days is the tolerance; a clock a week fast still comes in.
         #expect(
             Self.admitted([event("\"body\":{\"new\":\"ok\",\"old\":\"\"}", hlc: "[\(Self.now + 7 * 86_400_000),0]")]).events.count

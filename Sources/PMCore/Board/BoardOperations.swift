@@ -12,7 +12,10 @@ extension Board {
         var task = BoardTask(
             id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
             due: due, createdAt: time, updatedAt: time)
-        if !assignees.isEmpty { task.assignees = try assignees.map(Assignees.validName) }
+        if !assignees.isEmpty {
+            task.assignees = try assignees.map(Assignees.validName)
+            if task.assignees.count > Assignees.taskLimit { throw PMError.tooManyAssignees(limit: Assignees.taskLimit) }
+        }
         tasks.append(task)
         // The task did not exist before: an add never scans the board.
         history.append(
@@ -92,10 +95,13 @@ extension Board {
         for name in try adding.map(Assignees.validName) where names.insert(name).inserted {
             changes.append(FieldChange(field: Assignees.field(name), from: .bool(false), to: .bool(true)))
         }
-        for name in try removing.map(Assignees.validName) where names.remove(name) != nil {
+        for name in try removing.map(Assignees.keptName) where names.remove(name) != nil {
             changes.append(FieldChange(field: Assignees.field(name), from: .bool(true), to: .bool(false)))
         }
         guard !changes.isEmpty else { return (before, before) }
+        if names.count > Assignees.taskLimit, names.count > before.assignees.count {
+            throw PMError.tooManyAssignees(limit: Assignees.taskLimit)
+        }
         tasks[index].assignees = Array(names)
         tasks[index].updatedAt = time
         history.append(

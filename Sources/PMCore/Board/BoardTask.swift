@@ -70,13 +70,19 @@ public struct BoardTask: Equatable, Sendable {
     /// Fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue] {
         get { stored?.shown.unknownFields ?? box.shown.unknownFields }
-        set { change { $0.unknownFields = newValue } }
+        _modify {
+            prepareChange()
+            yield &stored.unsafelyUnwrapped.allFields.unknownFields
+        }
     }
     /// Field → the values concurrent changes wrote that are not shown, until
     /// someone picks one (DESIGN.md §9). Empty when there is no conflict.
     public var conflicts: [String: [JSONValue]] {
         get { stored?.shown.conflicts ?? box.shown.conflicts }
-        set { change { $0.conflicts = newValue } }
+        _modify {
+            prepareChange()
+            yield &stored.unsafelyUnwrapped.allFields.conflicts
+        }
     }
     /// Deleted by someone who had not seen a change to it, and so kept (§9).
     public var restored: Bool {
@@ -89,13 +95,21 @@ public struct BoardTask: Equatable, Sendable {
     /// and which it was made without seeing, whatever their values.
     public var heads: [String: [Head]] {
         get { box.allFields.heads }
-        set { change { $0.heads = newValue } }
+        // In place: a field set through a copy of the whole table cost a
+        // fold time quadratic in a task's fields (issue 43).
+        _modify {
+            prepareChange()
+            yield &stored.unsafelyUnwrapped.allFields.heads
+        }
     }
     /// The creations and restorations that keep the task on the board: a
     /// deletion that did not see one of them (or a head) leaves it there.
     public var live: [TaskID] {
         get { box.allFields.live }
-        set { change { $0.live = newValue } }
+        _modify {
+            prepareChange()
+            yield &stored.unsafelyUnwrapped.allFields.live
+        }
     }
     /// False for a task read from a board file written before heads were
     /// kept: only a fold from the log knows them.
@@ -166,9 +180,38 @@ public struct BoardTask: Equatable, Sendable {
     func decodeUpdatedAtLater(_ text: LazyText) { box.decodeUpdatedAtLater(text) }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
+        prepareChange()
+        body(&stored.unsafelyUnwrapped.allFields)
+    }
+
+    /// Makes the fields this task's own, decoded, ready to change in place.
+    private mutating func prepareChange() {
         if stored == nil { (stored, file) = (box, nil) }
         if !isKnownUniquelyReferenced(&stored) { stored = TaskBox(box.allFields) }
-        body(&stored.unsafelyUnwrapped.allFields)
+    }
+
+    /// Assigns or unassigns each name of `changes` at once: the names stay
+    /// sorted by bytes, and the cost is one pass over them, however many
+    /// names an event sets.
+    mutating func setAssigned(_ changes: [String: Bool]) {
+        guard !changes.isEmpty else { return }
+        change { fields in
+            let current = fields.assignees
+            if changes.count == 1, let (name, assigned) = changes.first {
+                // The usual change: one name, found by halving.
+                let (index, present) = Assignees.place(of: name, in: current)
+                if assigned && !present { fields.assignees.insert(name, at: index) }
+                if !assigned && present { fields.assignees.remove(at: index) }
+                return
+            }
+            var names = Set(current)
+            for (name, assigned) in changes {
+                if assigned { names.insert(name) } else { names.remove(name) }
+            }
+            if names.count != current.count || !names.allSatisfy(Set(current).contains) {
+                fields.assignees = Assignees.sorted(names)
+            }
+        }
     }
 
     public static func == (lhs: BoardTask, rhs: BoardTask) -> Bool {

@@ -85,11 +85,18 @@ extension JSONReader {
 /// The keys of one object read so far: a key named twice is refused
 /// (RELIABILITY.md: never keep one of two values silently).
 struct KeySet {
+    /// The usual few keys, compared in a list; past ``listLimit`` a set
+    /// (an object from elsewhere may have any number of keys: a list made
+    /// reading it quadratic).
     private var keys: [String] = []
+    private var many: Set<String>?
+    private static let listLimit = 16
 
     /// Adds the key `reader` just read, or throws if the object had it already.
     mutating func insert(_ key: String, _ reader: JSONReader) throws {
-        if keys.contains(key) { throw JSONReader.Failure(offset: reader.keyStart, reason: .duplicateKey(key)) }
-        keys.append(key)
+        if many == nil, keys.count >= Self.listLimit { (many, keys) = (Set(keys), []) }
+        let isNew = many != nil ? many!.insert(key).inserted : !keys.contains(key)
+        if !isNew { throw JSONReader.Failure(offset: reader.keyStart, reason: .duplicateKey(key)) }
+        if many == nil { keys.append(key) }
     }
 }

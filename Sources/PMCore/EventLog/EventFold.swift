@@ -198,6 +198,11 @@ public struct FoldedTasks: Equatable, Sendable {
     /// set their fields as any change does: a concurrent value is a conflict.)
     private mutating func applyCreation(_ event: Event) {
         var task: BoardTask
+        // A creation on a task deleted for good (a card imported again: its
+        // id is derived) makes it anew, as a fold from a saved board — which
+        // keeps no deleted tasks — does: the board is a function of its
+        // events, however they were folded (issue 43).
+        if event.kind == .created { tombstones[event.task] = nil }
         if let existing = byID[event.task] {
             task = existing
         } else if let deleted = tombstones.removeValue(forKey: event.task) {
@@ -228,16 +233,19 @@ public struct FoldedTasks: Equatable, Sendable {
     private mutating func applyDeletion(_ event: Event) {
         guard var task = byID[event.task] else { return }
         if !task.tracked { needsFullFold = true }
+        let seen = event.seen.map(Set.init)
+        var assignments: [String: Bool] = [:]
         for name in task.heads.keys.sorted() {
             let kept = (task.heads[name] ?? []).filter { head in
-                if let seen = event.seen { return !seen.contains(head.event) }
+                if let seen { return !seen.contains(head.event) }
                 // Older deletions name the values they saw, not the changes.
                 guard let values = event.fields[name] else { return false }
                 return !(head.value == values.old || values.conflicts.contains(head.value))
             }
-            Self.keep(kept, in: name, of: &task)
+            Self.keep(kept, in: name, of: &task, assignments: &assignments)
         }
-        if let seen = event.seen { task.live.removeAll { seen.contains($0) } } else { task.live.removeAll() }
+        task.setAssigned(assignments)
+        if let seen { task.live.removeAll { seen.contains($0) } } else { task.live.removeAll() }
         if task.heads.isEmpty, task.live.isEmpty {
             tombstones[event.task] = task
             byID[event.task] = nil
@@ -251,6 +259,10 @@ public struct FoldedTasks: Equatable, Sendable {
     /// see stay, their values kept as conflicts. (An undo or redo saw only
     /// the value it takes back: a value written concurrently stays beside it.)
     static func merge(_ event: Event, into task: inout BoardTask) {
+        // Linear in the event: what it saw is looked up in a set, every table
+        // changed in place, and the names it assigns set at once (issue 43).
+        let seen = event.seen.map(Set.init)
+        var assignments: [String: Bool] = [:]
         for name in event.fields.keys.sorted() {
             guard let values = event.fields[name] else { continue }
             if name == "createdAt" {
@@ -258,44 +270,46 @@ public struct FoldedTasks: Equatable, Sendable {
                 continue
             }
             let kept = (task.heads[name] ?? []).filter { head in
-                if let seen = event.seen { return !seen.contains(head.event) }
+                if let seen { return !seen.contains(head.event) }
                 // JSONValue's == compares strings by canonical equivalence: NFC and NFD are one value.
                 return !(head.value == values.old || values.conflicts.contains(head.value))
             }
-            set([name: values], on: &task)
             task.heads[name] = kept + [Head(event: event.id, value: values.new)]
-            refreshConflicts(name, of: &task)
+            if Assignees.name(ofField: name) == nil {
+                set([name: values], on: &task)
+            }
+            refreshConflicts(name, of: &task, assignments: &assignments)
         }
+        task.setAssigned(assignments)
     }
 
     /// An assignee field shows whether any of its heads assigns the name
     /// (add wins): what an unassignment did not see keeps the name. A field
     /// without heads keeps what it shows, as every field does.
-    private static func showAssignment(_ name: String, of task: inout BoardTask) {
+    private static func showAssignment(_ name: String, of task: BoardTask, assignments: inout [String: Bool]) {
         guard let assignee = Assignees.name(ofField: name), let heads = task.heads[name], !heads.isEmpty else { return }
-        let assigned = heads.contains { $0.value == .bool(true) }
-        if assigned != task.assignees.contains(assignee) {
-            task.assignees = assigned ? task.assignees + [assignee] : task.assignees.filter { $0 != assignee }
-        }
+        assignments[assignee] = heads.contains { $0.value == .bool(true) }
     }
 
     /// Keeps `heads` in a field: when the value shown is none of theirs, the
     /// latest of them (in merge order) is shown.
-    private static func keep(_ heads: [Head], in name: String, of task: inout BoardTask) {
+    private static func keep(
+        _ heads: [Head], in name: String, of task: inout BoardTask, assignments: inout [String: Bool]
+    ) {
         task.heads[name] = heads.isEmpty ? nil : heads
         if let latest = heads.last, Assignees.name(ofField: name) == nil,
             !heads.contains(where: { $0.value == LegacyMigration.contentValue(name, of: task) })
         {
             set([name: FieldChangeValues(new: latest.value, old: .null)], on: &task)
         }
-        refreshConflicts(name, of: &task)
+        refreshConflicts(name, of: &task, assignments: &assignments)
     }
 
     /// A field's conflicts: the values its heads hold besides the one shown,
     /// each once (equal after normalisation is one value).
-    private static func refreshConflicts(_ name: String, of task: inout BoardTask) {
+    private static func refreshConflicts(_ name: String, of task: inout BoardTask, assignments: inout [String: Bool]) {
         if Assignees.name(ofField: name) != nil {
-            showAssignment(name, of: &task)
+            showAssignment(name, of: task, assignments: &assignments)
             if task.conflicts[name] != nil { task.conflicts[name] = nil }
             return
         }
@@ -310,6 +324,8 @@ public struct FoldedTasks: Equatable, Sendable {
     /// Sets each field's new value; names pm does not know go to the task's
     /// unknown fields. Values were checked when the event was read.
     static func set(_ fields: [String: FieldChangeValues], on task: inout BoardTask) {
+        var assignments: [String: Bool] = [:]
+        defer { task.setAssigned(assignments) }
         for (name, values) in fields {
             switch (name, values.new) {
             case ("title", .string(let text)): task.title = text
@@ -323,9 +339,7 @@ public struct FoldedTasks: Equatable, Sendable {
                 if let assignee = Assignees.name(ofField: name) {
                     // Checked when read: a name pm keeps, true or false.
                     guard case .bool(let assigned) = values.new else { break }
-                    if assigned != task.assignees.contains(assignee) {
-                        task.assignees = assigned ? task.assignees + [assignee] : task.assignees.filter { $0 != assignee }
-                    }
+                    assignments[assignee] = assigned
                 } else {
                     task.unknownFields[name] = values.new
                 }

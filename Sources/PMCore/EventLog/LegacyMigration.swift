@@ -1,3 +1,5 @@
+import PMICU
+
 /// Converts a schema-1 board (history inside `board.json`, as pm 0.1 wrote
 /// it) into log events (DESIGN.md §4, issue 9):
 ///
@@ -61,7 +63,62 @@ public enum LegacyMigration {
                     clock: HybridClock.tick(after: clock, now: clock?.milliseconds ?? 0), task: id, kind: .deleted,
                     title: task.title, unknownFields: [baselineKey: .string("baseline")]))
         }
-        return events
+        return events.map(admissible)
+    }
+
+    /// `event` as every copy admits it (``EventProblem``): a schema-1 board
+    /// could hold a title of nothing, a title or body past the limits, an
+    /// author with control characters. Such a title becomes "…", a text past
+    /// its limit is cut there with "…", an author's controls are written as
+    /// pm shows them (`\u{1B}`); the same text the same way wherever it
+    /// appears, so the events still fold to what they recorded. Converted as
+    /// it was, one copy kept a card every other copy refused (issue 43).
+    /// (Control characters in titles and bodies are kept: every copy takes
+    /// them from a file, and shows them escaped.)
+    static func admissible(_ event: Event) -> Event {
+        var event = event
+        func text(_ value: JSONValue, limit: Int, body: Bool) -> JSONValue {
+            guard case .string(let text) = value else { return value }
+            return .string(admissible(text, limit: limit, body: body))
+        }
+        for name in ["title", "body"] {
+            guard var values = event.fields[name] else { continue }
+            let (limit, body) = name == "title" ? (TaskInput.titleLimit, false) : (TaskInput.bodyLimit, true)
+            values.new = text(values.new, limit: limit, body: body)
+            values.old = text(values.old, limit: limit, body: body)
+            values.conflicts = values.conflicts.map { text($0, limit: limit, body: body) }
+            event.fields[name] = values
+        }
+        event.author = admissible(TextSafety.escaped(event.author), limit: TaskInput.titleLimit, body: true)
+        return event
+    }
+
+    /// A text as ``admissible(_:)`` writes it.
+    private static func admissible(_ text: String, limit: Int, body: Bool) -> String {
+        var result = text
+        if !body, !result.unicodeScalars.contains(where: TaskInput.isVisible) { result = "…" }
+        if result.count > limit { result = String(result.prefix(limit - 1)) + "…" }
+        return result
+    }
+
+    /// Whether converting `board` changes any of its text (``admissible(_:)``):
+    /// the schema-1 file is then kept beside the board as it was.
+    public static func cutsText(of board: Board) throws -> Bool {
+        let history = try board.history.events()
+        return board.tasks.contains { task in
+            task.title.count > TaskInput.titleLimit || !task.title.unicodeScalars.contains(where: TaskInput.isVisible)
+                || task.body.count > TaskInput.bodyLimit
+        }
+            || history.contains { entry in
+                entry.title.count > TaskInput.titleLimit || entry.by.count > TaskInput.titleLimit
+                    || entry.by.unicodeScalars.contains(where: TextSafety.isUnsafe)
+                    || entry.changes.contains { change in
+                        [change.from, change.to].contains { value in
+                            guard case .string(let text) = value else { return false }
+                            return text.count > TaskInput.bodyLimit
+                        }
+                    }
+            }
     }
 
     /// A past event as a log event, field values as recorded.
@@ -128,7 +185,9 @@ public enum LegacyMigration {
         case "state": return .string(task.state.rawValue)
         case "createdAt": return .string(task.createdAt)
         default:
-            if let assignee = Assignees.name(ofField: name) { return .bool(task.assignees.contains(assignee)) }
+            if let assignee = Assignees.name(ofField: name) {
+                return .bool(Assignees.place(of: assignee, in: task.assignees).found)
+            }
             return task.unknownFields[name] ?? .null
         }
     }

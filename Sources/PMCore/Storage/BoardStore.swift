@@ -141,6 +141,14 @@ public struct BoardStore: Sendable {
             var rebuilt: [Event]?
             let logMissing = try current != nil && !log.exists()
             if board.schemaVersion < 2 || logMissing {
+                // A text cut to what every copy takes: the file as it was, kept beside.
+                if board.schemaVersion < 2, try LegacyMigration.cutsText(of: board) {
+                    let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".schema-1.json"
+                    if try fileSystem.linkStatus(copy) == nil {
+                        _ = try AtomicFileWriter(fileSystem: fileSystem).write(
+                            [try fileSystem.readFile(target)[...]], to: copy, mode: current?.status.mode ?? 0o644)
+                    }
+                }
                 rebuilt = try convert(&board, replica: replica)
             } else {
                 try rollForward(&board, log: log)
@@ -153,9 +161,10 @@ public struct BoardStore: Sendable {
                 dropIndex(at: target)
                 throw damage
             }
-            // What this user does, every other copy accepts: the same gate.
-            // (Its clock is this copy's own: no later than itself.)
-            for event in events {
+            // What this user does, every other copy accepts: the same gate —
+            // the events a conversion writes too. (Its clock is this copy's
+            // own: no later than itself.)
+            for event in (rebuilt ?? []) + events where event.recordedBoard == nil {
                 if let problem = EventProblem.check(event, replica: replica, now: event.clock.milliseconds) {
                     throw PMError.changeRefused(problem)
                 }

@@ -28,15 +28,27 @@ public struct NumberSet: Equatable, Sendable {
     }
 
     /// Whether every number here is also in `other`.
+    /// (Both walked once: a remote may list many segments.)
     public func isSubset(of other: NumberSet) -> Bool {
-        ranges.allSatisfy { range in
-            other.ranges.contains { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound }
+        var next = 0
+        for range in ranges {
+            while next < other.ranges.count, other.ranges[next].upperBound < range.lowerBound { next += 1 }
+            guard next < other.ranges.count, other.ranges[next].lowerBound <= range.lowerBound,
+                range.upperBound <= other.ranges[next].upperBound
+            else { return false }
         }
+        return true
     }
 
     public mutating func insert(_ number: Int) {
         guard number > 0, !contains(number) else { return }
-        var index = ranges.firstIndex { $0.lowerBound > number } ?? ranges.count
+        // The first range above it, by halving: numbers come in order, often many.
+        var index = 0
+        var high = ranges.count
+        while index < high {
+            let middle = (index + high) / 2
+            if ranges[middle].lowerBound > number { high = middle } else { index = middle + 1 }
+        }
         ranges.insert(number...number, at: index)
         if index > 0, ranges[index - 1].upperBound + 1 == number {
             ranges[index - 1] = ranges[index - 1].lowerBound...number

@@ -32,6 +32,10 @@ public struct SyncState: Equatable, Sendable {
     /// For each replica (by id), the numbers of its segments on the remote
     /// that are already in the local log: a sync does not read them again.
     public var segments: [String: NumberSet] = [:]
+    /// For each replica in ``segments``, the bytes its segments there had
+    /// on the remote: segments never change, so other bytes mean a sync
+    /// tool or a backup put back an older or shorter one.
+    public var sizes: [String: Int] = [:]
     /// A publication under way, written just before it: a sync killed once
     /// its files reached the remote (a push that landed) is known for what
     /// it was, so the changes it sent are not counted as waiting.
@@ -59,6 +63,8 @@ public struct SyncState: Equatable, Sendable {
     public func published(_ publishing: Publishing) -> SyncState {
         var state = self
         (state.syncedEvents, state.syncedLength, state.syncedLast) = (publishing.events, publishing.length, publishing.last)
+        // (Sizes of the replicas whose segments changed are taken again.)
+        for (key, numbers) in publishing.segments where state.segments[key] != numbers { state.sizes[key] = nil }
         state.segments = publishing.segments
         state.publishing = nil
         return state
@@ -111,6 +117,8 @@ public struct SyncStateStore: Sendable {
                 case "syncedLength": state.syncedLength = max(0, try reader.readInt(field: key))
                 case "syncedLast": state.syncedLast = try BoardDecoder.readString(&reader, field: key)
                 case "segments": state.segments = try Self.readSegments(&reader)
+                case "sizes":
+                    try reader.readObject { key, reader in state.sizes[key] = max(0, try reader.readInt(field: "sizes")) }
                 case "publishing": state.publishing = try Self.readPublishing(&reader)
                 default: _ = try reader.readValue()
                 }
@@ -132,6 +140,10 @@ public struct SyncStateStore: Sendable {
         if let kind = state.remoteKind { fields.append(("kind", { $0.string(kind) })) }
         if let since = state.offlineSince { fields.append(("offlineSince", { $0.string(since) })) }
         if !state.segments.isEmpty { fields.append(("segments", Self.segmentsWriter(state.segments, level: 1))) }
+        if !state.sizes.isEmpty {
+            let sizes = state.sizes.sorted { $0.key < $1.key }
+            fields.append(("sizes", { $0.object(sizes.map { entry in (entry.key, { $0.raw(String(entry.value)) }) }, level: 1) }))
+        }
         if let publishing = state.publishing {
             fields.append(
                 (
