@@ -2,6 +2,7 @@ import ArgumentParser
 import PMCore
 import PMICU
 import PMLocalization
+import PMSync
 
 /// The root command.
 public struct PM: ParsableCommand {
@@ -88,9 +89,22 @@ extension ProcessContext {
         let stamp = String(Timestamp.string(from: now).filter(\.isNumber).prefix(14))
         guard store().olderLogNeedsRecovery() else { return }
         let (store, replica) = signingStore()
+        // What the remote held at the last sync, as it is on this machine
+        // (a folder remote, pm's clone of a git one): taken back first.
+        var remote: [Event] = []
+        if let state = try? syncState().load(), let text = state.remote {
+            let folder: String
+            switch remoteTarget(text, kind: state.remoteKind) {
+            case .folder(let path): folder = path
+            case .git(let url):
+                folder = SyncStateStore.gitCache(
+                    stateDirectory: environment.stateDirectory, boardKey: boardKey(), url: url, user: environment.user)
+            }
+            remote = Syncer.eventsOnThisMachine(folder, now: Int64(now.timeIntervalSince1970 * 1000))
+        }
         guard
             let recovery = try? store.recoverOlderLog(
-                replica: replica, author: environment.user, at: Timestamp.string(from: now), stamp: stamp,
+                replica: replica, author: environment.user, at: Timestamp.string(from: now), stamp: stamp, remote: remote,
                 makeID: { environment.makeID() })
         else { return }
         output.done = .changedBoard

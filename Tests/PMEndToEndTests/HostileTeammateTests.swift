@@ -284,3 +284,82 @@ enum Assignees {
         #expect(try HostileTeammateTests.titles(team.a).contains("Second change"), "the author has its change back")
     }
 }
+
+/// A log put back from a backup older than `board.json` (issue 43, item 8):
+/// the remote's copy of the changes comes back first, as they were made, so
+/// a task deleted since stays deleted and a later rename stays the name —
+/// here and on every other copy.
+@Suite struct LogOnlyRestoreTests {
+    typealias Copy = SyncEndToEndTests.Copy
+
+    @Test func aLogRestoredWithoutItsBoardResurrectsNothing() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let ana = Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
+        let lee = Copy(pm: pm, board: pm.home.file("lee/board.json"), user: "lee")
+        for copy in [ana, lee] { try copy.run(["remote", "add", share]) }
+        let kept = try ana.id(["add", "a"])
+        try ana.run(["sync"])
+        let log = pm.home.file("ana/board.events.jsonl")
+        let backup = try Data(contentsOf: URL(fileURLWithPath: log))
+        let gone = try ana.id(["add", "Deleted since"])
+        try ana.run(["edit", kept, "--title", "b"])
+        #expect(try ana.run(["checkpoint"]).status == 0)
+        try ana.run(["delete", gone])
+        try ana.run(["edit", kept, "--title", "c"])
+        try ana.run(["sync"])
+        try lee.run(["sync"])
+        try backup.write(to: URL(fileURLWithPath: log))
+        let recovered = try ana.run(["list"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(try HostileTeammateTests.titles(ana) == ["c"], "\(recovered.stdout)\(recovered.stderr)")
+        try ana.run(["sync"])
+        try lee.run(["sync"])
+        try ana.run(["sync"])
+        for copy in [ana, lee] {
+            #expect(try HostileTeammateTests.titles(copy) == ["c"], "\(copy.user)")
+            let status = try copy.run(["status", "--json"]).stdout
+            let parsed = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
+            #expect((parsed?["conflicts"] as? [Any])?.isEmpty == true, "no conflict made by the recovery: \(status)")
+        }
+        #expect(ana.folded == lee.folded)
+    }
+}
+
+/// Names nobody could type back, or too many (issue 43, items 2 and 10):
+/// refused at the keyboard with exit 64 and at the gate; a name an older pm
+/// let in can still be taken away.
+@Suite struct NameLimitTests {
+    @Test func invisibleCharactersAndTooManyNamesAreRefused() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        let id = try pm.run(["add", "Carte"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = pm.boardBytes()
+        for name in ["bob\u{200D}", "\u{200B}ana", "li\u{2060}e"] {
+            let run = try pm.run(["assign", id, name])
+            #expect(run.status == 64 && run.stderr.contains("n’est pas un nom"), "\(run.stderr)")
+        }
+        #expect(pm.boardBytes() == before)
+        let many = (0..<101).map { "n\($0)" }
+        let tooMany = try pm.run(["assign", id] + many)
+        #expect(tooMany.status == 64 && tooMany.stderr.contains("100"), "\(tooMany.stderr)")
+        #expect(pm.boardBytes() == before)
+        #expect(try pm.run(["assign", id] + Array(many.prefix(100))).status == 0)
+        #expect(try pm.run(["assign", id, "one-more"]).status == 64)
+        #expect(try pm.run(["unassign", id, "n0"]).status == 0, "taking away is always possible")
+    }
+
+    @Test func theGateRefusesAnInvisibleName() throws {
+        let team = try HostileRemoteTests.team()
+        let clock = try #require(team.genuine["hlc"] as? [Int64])
+        let line = team.line {
+            $0["kind"] = "edited"
+            $0["hlc"] = [clock[0] + 1, 0]
+            $0["fields"] = ["assignee/ji-woo\u{200D}": ["new": true, "old": false]]
+        }
+        try team.append([line], to: team.legacy + ".jsonl")
+        let sync = try team.b.run(["sync"])
+        #expect(sync.status == 0 && sync.stderr.contains("Left out 1 line"), "\(sync.stdout)\(sync.stderr)")
+        #expect(!(try team.b.run(["list", "--json"]).stdout.contains("\\u200d")))
+    }
+}

@@ -48,8 +48,11 @@ extension BoardStore {
     /// Goes back to a log older than `board.json`, keeping what only the
     /// board file holds as new changes by `author` at `time`; nil when the
     /// log is not older.
+    /// - Parameter remote: the events the remote held at the last sync (its
+    ///   folder, or pm's clone of it), each admitted by the gate: what the
+    ///   backup lacks is taken from there first, as it was made.
     public func recoverOlderLog(
-        replica: TaskID, author: String, at time: String, stamp: String, makeID: () -> TaskID
+        replica: TaskID, author: String, at time: String, stamp: String, remote: [Event] = [], makeID: () -> TaskID
     ) throws -> OlderLogRecovery? {
         let path = try targetPath()
         guard logIsBehindBoard(path, log: eventLog(of: path)) else { return nil }
@@ -64,39 +67,60 @@ extension BoardStore {
             _ = try AtomicFileWriter(fileSystem: fileSystem).write(
                 [try fileSystem.readFile(target)[...]], to: copy, mode: current.status.mode)
             var board = Board(id: kept.id)
+            // The remote's copy of the changes first (this copy's own among
+            // them), as they were made: a recovery never outranks what other
+            // copies saw (issue 43).
+            let logged = try log.readAll().events
+            let backup = Set(logged.map(\.id))
+            var named = Set(logged.map(\.task))
+            var known = backup
+            let missing = FoldedTasks.inMergeOrder(remote).filter { known.insert($0.id).inserted && $0.recordedBoard == nil }
+            if !missing.isEmpty { _ = try log.append(missing) }
+            named.formUnion(missing.map(\.task))
             try refold(&board, log: log)
             let before = board.tasks
             let position = board.log
             var changed = Set<TaskID>()
-            // Tasks and their text first, then the columns: one event a task each time.
+            // Tasks and their text first, then the columns: one event a task
+            // each time. Only what board.json holds newer than the log — a
+            // value whose change the log lacks; a task the log knows of but
+            // no longer shows was deleted since.
+            func newer(_ field: String, of task: BoardTask) -> Bool {
+                let heads = task.heads[field] ?? []
+                return heads.isEmpty || heads.contains { !known.contains($0.event) }
+            }
             for task in kept.tasks {
                 if let now = board.task(task.id) {
                     var edit = Board.Edit()
-                    if now.title != task.title { edit.title = task.title }
-                    if now.body != task.body { edit.body = task.body }
-                    if now.due != task.due { edit.due = .some(task.due) }
+                    if now.title != task.title, newer("title", of: task) { edit.title = task.title }
+                    if now.body != task.body, newer("body", of: task) { edit.body = task.body }
+                    if now.due != task.due, newer("due", of: task) { edit.due = .some(task.due) }
                     if edit.title != nil || edit.body != nil || edit.due != nil {
                         _ = try board.edit(task.id, edit, eventID: makeID(), by: author, at: time)
                         changed.insert(task.id)
                     }
-                } else {
+                } else if !named.contains(task.id) {
                     _ = try board.add(
                         title: task.title, body: task.body, due: task.due, id: task.id, eventID: makeID(), by: author, at: time)
                     changed.insert(task.id)
                 }
             }
-            for task in before where kept.task(task.id) == nil {
+            // A task board.json lacks was deleted since the backup, unless
+            // the remote's copy changed it since (a teammate's change).
+            for task in before
+            where kept.task(task.id) == nil && (task.heads.values.joined().map(\.event) + task.live).allSatisfy(backup.contains) {
                 _ = try board.delete(task.id, eventID: makeID(), by: author, at: time)
                 changed.insert(task.id)
             }
-            var events = sealed(Self.events(of: board, replica: replica))
+            var events = sealed(Self.events(of: board, replica: replica).map(Self.seenNothing))
             board.history = HistoryLog()
             board.log.clock = events.last?.clock ?? board.log.clock
-            for task in kept.tasks where board.task(task.id).map({ $0.state != task.state }) == true {
+            for task in kept.tasks
+            where board.task(task.id).map({ $0.state != task.state }) == true && newer("state", of: task) {
                 _ = try board.move(task.id, to: task.state, eventID: makeID(), by: author, at: time)
                 changed.insert(task.id)
             }
-            events += sealed(Self.events(of: board, replica: replica))
+            events += sealed(Self.events(of: board, replica: replica).map(Self.seenNothing))
             let needed = recordNeeded(log, board: board.id, at: position.length)
             let record = needed ?? []
             let end = try log.append(record + events)
@@ -112,5 +136,15 @@ extension BoardStore {
             if lock.stillHeld() { try writeBoard(board, to: target, mode: current.status.mode) }
             return OlderLogRecovery(kept: changed.count, copy: copy)
         }
+    }
+
+    /// A recovered edit or move as one that saw nothing: it replaces no
+    /// value, so a value another copy wrote since stays beside it as a
+    /// conflict instead of being outranked by the recovery's later clock.
+    static func seenNothing(_ event: Event) -> Event {
+        guard event.kind == .edited || event.kind == .moved else { return event }
+        var event = event
+        event.seen = []
+        return event
     }
 }
