@@ -141,14 +141,7 @@ public struct BoardStore: Sendable {
             var rebuilt: [Event]?
             let logMissing = try current != nil && !log.exists()
             if board.schemaVersion < 2 || logMissing {
-                // A text cut to what every copy takes: the file as it was, kept beside.
-                if board.schemaVersion < 2, try LegacyMigration.cutsText(of: board) {
-                    let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".schema-1.json"
-                    if try fileSystem.linkStatus(copy) == nil {
-                        _ = try AtomicFileWriter(fileSystem: fileSystem).write(
-                            [try fileSystem.readFile(target)[...]], to: copy, mode: current?.status.mode ?? 0o644)
-                    }
-                }
+                if board.schemaVersion < 2 { try keepSchemaOneFile(board, at: target, mode: current?.status.mode ?? 0o644) }
                 rebuilt = try convert(&board, replica: replica)
             } else {
                 try rollForward(&board, log: log)

@@ -148,3 +148,15 @@ extension BoardStore {
         return event
     }
 }
+
+extension BoardStore {
+    /// A schema-1 board whose conversion cuts a text to what every copy
+    /// takes (``LegacyMigration/admissible(_:)``): the file as it was is kept
+    /// beside it, once (`board.schema-1.json`), never replaced.
+    func keepSchemaOneFile(_ board: Board, at target: String, mode: UInt32) throws {
+        guard try LegacyMigration.cutsText(of: board) else { return }
+        let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".schema-1.json"
+        guard try fileSystem.linkStatus(copy) == nil else { return }
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write([try fileSystem.readFile(target)[...]], to: copy, mode: mode)
+    }
+}
