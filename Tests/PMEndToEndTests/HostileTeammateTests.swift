@@ -63,16 +63,24 @@ import Testing
         case "unknown":
             return "\"fields\":{" + many { "\"x\($0)\":{\"new\":\"v\",\"old\":null}" } + "}"
         case "seen":
-            return "\"fields\":{" + many { "\"x\($0)\":{\"new\":\"v\",\"old\":null}" } + "},\"seen\":["
+            return "\"fields\":{\"body\":{\"new\":\"v\",\"old\":\"\"}},\"seen\":["
                 + many { _ in "\"\(UUID().uuidString.lowercased())\"" } + "]"
+        case "fieldKeys":
+            return "\"fields\":{\"body\":{\"new\":\"v\",\"old\":\"\"," + many { "\"k\($0)\":1" } + "}}"
+        case "eventKeys":
+            return "\"fields\":{}," + many { "\"k\($0)\":1" }
+        case "value":
+            return "\"fields\":{\"x\":{\"new\":[" + many { _ in "1" } + "],\"old\":null}}"
         default:
             return "\"fields\":{\"body\":{\"new\":\"v\",\"old\":\"\",\"conflicts\":[" + many { "\"c\($0)\"" } + "]}}"
         }
     }
 
     @Test(arguments: [
-        ("assignees", Assignees.eventLimit, true), ("assignees", 40_000, false), ("unknown", 180_000, true),
-        ("seen", 90_000, true), ("conflicts", 600_000, true),
+        ("assignees", Assignees.eventLimit, true), ("assignees", 40_000, false), ("unknown", 1_990, true),
+        ("unknown", 180_000, false), ("seen", 180_000, true), ("conflicts", 600_000, true),
+        ("fieldKeys", 600_000, false), ("eventKeys", 600_000, false), ("value", 99_000, true),
+        ("value", 3_000_000, false),
     ])
     func aHugeLineOfEachKindFoldsInLinearTime(kind: String, count: Int, admitted: Bool) throws {
         let team = try HostileRemoteTests.team()
@@ -83,7 +91,7 @@ import Testing
             $0["fields"] = ["PLACEHOLDER": 1]
         }
         let huge = line.replacingOccurrences(of: "\"fields\":{\"PLACEHOLDER\":1}", with: Self.fragment(kind, count))
-        #expect(huge.utf8.count > 1 << 20 || kind == "assignees", "\(huge.utf8.count) bytes")
+        #expect(huge.utf8.count > 1 << 20 || count < 100_000, "\(huge.utf8.count) bytes")
         #expect(huge.utf8.count < EventLimits.line, "\(huge.utf8.count) bytes")
         try team.append([huge], to: team.legacy + ".jsonl")
         let started = Date()
@@ -97,6 +105,48 @@ import Testing
         try HostileRemoteTests.everyCommandWorks(team.b, kind, id: String(task.prefix(8)), sync: false)
         try FileManager.default.removeItem(atPath: team.b.board)
         #expect(try team.b.run(["list"]).status == 0, "folded again from the log")
+    }
+}
+
+/// A card that gathered, one admitted event after another, more names and
+/// fields of a newer pm than one event may carry can still be deleted, and
+/// the deletion undone: pm never writes what it would itself refuse.
+@Suite struct GatheredFieldsTests {
+    @Test func aCardWithMoreThanOneEventMayCarryIsDeletedAndRestored() throws {
+        let team = try HostileRemoteTests.team()
+        let clock = try #require(team.genuine["hlc"] as? [Int64])
+        var lines: [String] = []
+        for round in 0..<3 {
+            let line = team.line {
+                $0["kind"] = "edited"
+                $0["hlc"] = [clock[0] + 1 + Int64(round), 0]
+                $0["fields"] = ["PLACEHOLDER": 1]
+            }
+            let names = (0..<Assignees.eventLimit).map { "\"assignee/r\(round)n\($0)\":{\"new\":true,\"old\":false}" }
+            let extra = (0..<900).map { "\"r\(round)x\($0)\":{\"new\":\"v\",\"old\":null}" }
+            lines.append(
+                line.replacingOccurrences(
+                    of: "\"fields\":{\"PLACEHOLDER\":1}",
+                    with: "\"fields\":{" + (names + extra).joined(separator: ",") + "}"))
+        }
+        try team.append(lines, to: team.legacy + ".jsonl")
+        let sync = try team.b.run(["sync"])
+        #expect(sync.stdout.contains("received: 3"), "\(sync.stdout)\(sync.stderr)")
+        let task = try #require(team.genuine["task"] as? String)
+        let id = String(task.prefix(8))
+        let shown = try team.b.run(["show", id, "--json"])
+        #expect(shown.stdout.contains("r2n999"), "all 3,000 names are on the card")
+        let deleted = try team.b.run(["delete", id])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(try team.b.run(["list", "--json"]).stdout.contains(task) == false)
+        let undone = try team.b.run(["undo"])
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(try team.b.run(["list", "--json"]).stdout.contains(task))
+        // What this copy wrote, the teammate takes.
+        #expect(try team.b.run(["sync"]).status == 0)
+        let other = try team.a.run(["sync"])
+        #expect(other.status == 0 && !other.stderr.contains("Left out"), "\(other.stdout)\(other.stderr)")
+        #expect(try team.a.run(["list", "--json"]).stdout.contains(task))
     }
 }
 

@@ -22,3 +22,15 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// How many values it holds, itself included, through every level: what
+    /// reading, folding and writing it cost.
+    public var valueCount: Int {
+        switch self {
+        case .array(let values): return values.reduce(1) { $0 + $1.valueCount }
+        case .object(let members): return members.values.reduce(1 + members.count) { $0 + $1.valueCount }
+        default: return 1
+        }
+    }
+}

@@ -54,6 +54,22 @@ public enum EventProblem: Equatable, Sendable {
     /// escaped); one that does not is refused at the keyboard too.
     public static let lineLimit = 8 << 20
 
+    /// Most fields one event sets: every content field, ``Assignees/eventLimit``
+    /// names, and the fields of a newer pm. What pm writes stays within it
+    /// (a deletion carries at most this many of the task's fields), so
+    /// folding one line costs time in its fields, not in a teammate's whim.
+    public static let fieldLimit = 2_000
+
+    /// Most keys a newer pm may add at the top of an event, and to one
+    /// field's change (pm itself writes none).
+    public static let extraKeyLimit = 64
+    public static let extraFieldKeyLimit = 16
+
+    /// Most JSON values (strings, numbers, members, elements, counted
+    /// through every level) in what an event holds for a newer pm: its
+    /// extra keys and the values of fields this pm does not know.
+    public static let extraValueLimit = 100_000
+
     /// Keys pm writes on a task itself: a field of that name would appear twice.
     public static let reservedFieldNames: Set<String> = [
         "id", "updatedAt", "conflicts", "restored", "overdue", "heads", "live", "assignees",
@@ -104,8 +120,21 @@ public enum EventProblem: Equatable, Sendable {
     /// a person could have typed (the same rules as at the keyboard), a new
     /// creation time is a time pm writes, and no name is one pm writes itself.
     private static func checkFields(of event: Event) -> EventProblem? {
+        if event.fields.count > fieldLimit { return .oversized(field: "fields") }
+        if event.unknownFields.count > extraKeyLimit { return .oversized(field: "event") }
+        var extraValues = 0
+        for value in event.unknownFields.values {
+            extraValues += value.valueCount
+            if extraValues > extraValueLimit { return .oversized(field: "event") }
+        }
         var names = 0
         for (name, values) in event.fields {
+            if values.unknownFields.count > extraFieldKeyLimit { return .oversized(field: name) }
+            for value in values.unknownFields.values { extraValues += value.valueCount }
+            if !LegacyMigration.isContentField(name) {
+                for value in [values.new, values.old] + values.conflicts { extraValues += value.valueCount }
+            }
+            if extraValues > extraValueLimit { return .oversized(field: name) }
             if reservedFieldNames.contains(name) { return .reservedField(name) }
             if name.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: "fields") }
             if let assignee = Assignees.name(ofField: name) {

@@ -167,13 +167,35 @@ public enum LegacyMigration {
     }
 
     /// Every content field of a task as a change from nothing.
+    /// The fields pm writes and knows on every task (assignees aside).
+    static let contentNames = ["title", "body", "due", "state", "createdAt"]
+
+    /// Whether pm knows what the field holds: a content field or a name.
+    static func isContentField(_ name: String) -> Bool {
+        contentNames.contains(name) || Assignees.name(ofField: name) != nil
+    }
+
+    /// A task's fields as an event that makes or unmakes it carries them,
+    /// within what every copy admits (``EventProblem/fieldLimit``,
+    /// ``EventProblem/extraValueLimit``): a task that gathered more names or
+    /// a newer pm's fields than one event may carry, one small event after
+    /// another, keeps the first of them in name order.
     static func contentFields(of task: BoardTask) -> [String: FieldChangeValues] {
         var fields: [String: FieldChangeValues] = [:]
-        for name in ["title", "body", "due", "state", "createdAt"] {
+        for name in contentNames {
             fields[name] = FieldChangeValues(new: contentValue(name, of: task), old: .null)
         }
-        for (name, value) in task.unknownFields { fields[name] = FieldChangeValues(new: value, old: .null) }
-        for name in task.assignees { fields[Assignees.field(name)] = FieldChangeValues(new: .bool(true), old: .null) }
+        for name in task.assignees.prefix(Assignees.eventLimit) {
+            fields[Assignees.field(name)] = FieldChangeValues(new: .bool(true), old: .null)
+        }
+        var extraValues = 0
+        for name in task.unknownFields.keys.sorted() where fields.count < EventProblem.fieldLimit {
+            guard let value = task.unknownFields[name] else { continue }
+            // Counted twice: a deletion carries it as the old value.
+            extraValues += 2 * value.valueCount
+            guard extraValues <= EventProblem.extraValueLimit else { break }
+            fields[name] = FieldChangeValues(new: value, old: .null)
+        }
         return fields
     }
 
