@@ -79,6 +79,34 @@ import Testing
         #expect(me.folded == lead.folded)
     }
 
+    /// After joining, the log records the board joined: a board file lost
+    /// later is made again as the team's board, and sync goes on (before,
+    /// the log still named the board left: exit 65 until `--join` again).
+    @Test func aBoardFileLostAfterJoiningIsMadeAgainAsTheTeamsBoard() throws {
+        let (_, bare, lead, me) = try Self.setUp(language: "en_US.UTF-8")
+        #expect(try me.run(["remote", "add", bare]).status == 0)
+        #expect(try me.run(["sync", "--join"]).status == 0)
+        let joined = try Self.tasks(me)
+        try FileManager.default.removeItem(atPath: me.board)
+        #expect(try Self.tasks(me) == joined, "the board made again from its log")
+        try lead.run(["add", "After the loss"])
+        #expect(try lead.run(["sync"]).status == 0)
+        let sync = try me.run(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("received: 1"), "\(sync.stdout)\(sync.stderr)")
+        try me.run(["add", "Mine after the loss"])
+        #expect(try me.run(["sync"]).status == 0)
+        #expect(try lead.run(["sync"]).status == 0)
+        #expect(try Self.tasks(me) == Self.tasks(lead))
+        // And again after a checkpoint and a second loss.
+        #expect(try me.run(["checkpoint"]).status == 0)
+        try FileManager.default.removeItem(atPath: me.board)
+        #expect(try me.run(["sync"]).status == 0)
+        #expect(try Self.tasks(me) == Self.tasks(lead))
+        // The log holds the same lines as the lead's: the board files are the same bytes.
+        #expect(try lead.run(["sync"]).status == 0)
+        #expect(me.folded == lead.folded)
+    }
+
     /// The other way on: the team's board in a file of its own beside the
     /// person's, in two commands; nothing of the person's is published.
     @Test func theTeamsBoardBesideOnesOwnInTwoCommands() throws {

@@ -5,7 +5,8 @@
 /// the board's id, at the start of time: every copy writes the same line,
 /// the fold passes it by (an older pm too: a kind it does not know), it is
 /// never published, and history does not show it. A new log starts with it;
-/// an older log gets it at its next write.
+/// an older log gets it at its next write; a copy that joins another board
+/// appends the other's.
 extension Event {
     public static let boardKind = "board"
 
@@ -24,14 +25,16 @@ extension Event {
 }
 
 extension EventLogFile {
-    /// The board the log records, the earliest record if there are several
-    /// (nil: an older log that has none yet). Reads the first line, else
-    /// searches the log: only when a board file is lost, once.
+    /// The board the log records, the latest record if there are several (a
+    /// copy that joined another board, `pm sync --join`, records it at the
+    /// end); nil: an older log that has none yet. Searches the log from its
+    /// end: only when a board file is lost, once. Records only come from
+    /// this copy's own writes: a merge never takes one from elsewhere.
     public func recordedBoard() throws -> TaskID? {
         var found: TaskID?
         try scanBackward(mentioning: Array("\"kind\":\"\(Event.boardKind)\"".utf8)) { event, _ in
-            if let board = event.recordedBoard { found = board }
-            return true
+            found = event.recordedBoard
+            return found == nil
         }
         return found
     }

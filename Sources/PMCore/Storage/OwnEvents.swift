@@ -32,6 +32,10 @@ extension BoardStore {
             guard var board = try current?.board ?? (eventLog(of: target).exists() ? Board(id: id) : nil) else { return nil }
             let old = current?.board.id
             board.id = id
+            // The log says it too: a board file lost later is made again as
+            // the board joined, not as the one left (issue 43, item 14).
+            let log = eventLog(of: target)
+            if old != id, try log.exists() { try record(id, in: log, board: &board, wasCurrent: current != nil) }
             try writeBoard(board, to: target, mode: current?.status.mode ?? 0o644)
             return old
         }
@@ -57,5 +61,40 @@ extension BoardStore {
             return (try? EventCodec.decode(line: bytes[(newline + 1)..<(bytes.count - 1)]))?.id
         }
         return nil
+    }
+
+    /// Makes the log record `id` as its board: its record line rewritten in
+    /// place, the same length (a board id is always 36 characters), so that
+    /// the log holds the same lines as every other copy's and every offset
+    /// into it stays true; the file replaced whole, atomically (joining is
+    /// once in a board's life). A record written otherwise, or none, gets
+    /// the new record appended.
+    private func record(_ id: TaskID, in log: EventLogFile, board: inout Board, wasCurrent: Bool) throws {
+        var found: (board: TaskID, offset: Int)?
+        try log.scanBackward(mentioning: Array("\"kind\":\"\(Event.boardKind)\"".utf8)) { event, offset in
+            found = event.recordedBoard.map { ($0, offset) }
+            return found == nil
+        }
+        if found?.board == id { return }
+        let status = try fileSystem.status(log.path)
+        if let found, let status {
+            let was = EventCodec.line(Event.boardRecord(found.board))
+            let now = EventCodec.line(Event.boardRecord(id))
+            var bytes = try fileSystem.readFile(log.path)
+            if was.count == now.count, bytes.count >= found.offset + was.count,
+                bytes[found.offset..<(found.offset + was.count)].elementsEqual(was)
+            {
+                bytes.replaceSubrange(found.offset..<(found.offset + was.count), with: now)
+                _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: status.mode)
+                return
+            }
+        }
+        let size = Int(status?.size ?? 0)
+        let end = try log.append([Event.boardRecord(id)])
+        // The board keeps up with its log only when it did before.
+        if wasCurrent, board.log.length == size {
+            board.log.events += 1
+            board.log.length = end
+        }
     }
 }
