@@ -55,7 +55,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     private var syncing = false
     private var lastSync = Date.distantPast
     private var syncedFingerprint = ""
-    private let interval = Double(ProcessContext.variables["PM_SYNC_INTERVAL"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 30
+    private var interval: Double { Double(context.syncIntervalMilliseconds) / 1000 }
 
     /// The filter the board was opened with (`pm board --mine --overdue`),
     /// and its options as typed, for the status line.

@@ -19,6 +19,9 @@ struct ProcessContext {
     var stdoutIsTerminal: Bool
     var noColor: Bool
     var lockTimeoutMilliseconds: Int
+    /// Between syncs under `pm sync --watch` and in `pm board`
+    /// (`PM_SYNC_INTERVAL`, 0.1 s to a day; default 30 s).
+    var syncIntervalMilliseconds = 30_000
     /// When reminders fire (`PM_REMIND_AT`, default 09:00).
     var reminders: ReminderSchedule
     /// Whether the board was named by `--board` (a typo there must not pass silently).
@@ -62,6 +65,15 @@ struct ProcessContext {
             }
             lockTimeout = Int(seconds * 1000)
         }
+        var syncInterval = 30_000
+        if let text = nonEmpty(variables["PM_SYNC_INTERVAL"]) {
+            // A whole number of milliseconds, so that what the banner says is
+            // what pm waits: `inf` would stop polling, `1e-9` spin.
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400,
+                (seconds * 1000).rounded() == seconds * 1000
+            else { throw CLIError.invalidEnvironment("PM_SYNC_INTERVAL", text) }
+            syncInterval = Int(seconds * 1000)
+        }
         var reminders = ReminderSchedule()
         if let text = nonEmpty(variables["PM_REMIND_AT"]) {
             guard let parsed = ReminderSchedule(parsing: text) else { throw CLIError.invalidEnvironment("PM_REMIND_AT", text) }
@@ -71,12 +83,14 @@ struct ProcessContext {
             now: now, makeID: { PMEnvironment.randomID() }, timeZone: timeZone, user: user, boardPath: board,
             stateDirectory: stateHome + "/pm")
         let isTerminal = isatty(STDOUT_FILENO) == 1
-        return ProcessContext(
+        var context = ProcessContext(
             environment: environment, localizer: localizer,
             formatLocale: LanguageResolver.formatLocale(environment: variables), output: Output(),
             width: terminalWidth(variables["COLUMNS"], isTerminal: isTerminal), stdoutIsTerminal: isTerminal,
             noColor: nonEmpty(variables["NO_COLOR"]) != nil, lockTimeoutMilliseconds: lockTimeout,
             reminders: reminders, boardFromOption: nonEmpty(boardOverride) != nil)
+        context.syncIntervalMilliseconds = syncInterval
+        return context
     }
 
     static let earliestNow = Date(timeIntervalSince1970: Double(CivilDate.first.daysSince1970 + 1) * 86_400)

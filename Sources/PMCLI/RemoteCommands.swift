@@ -105,7 +105,10 @@ struct RemoteRemove: PMCommand {
             context.output.line(context.localizer.string(.remoteNone))
             return
         }
-        try store.remove()
+        // An empty state, not none: a `pm sync --watch` running tells a
+        // remote removed (it stops) from a state folder deleted (it writes
+        // its remote back).
+        try store.save(SyncState())
         context.output.line(context.localizer.string(.remoteRemoved, .text(TextSafety.escaped(text))))
     }
 }

@@ -220,15 +220,37 @@ struct SyncWatch {
         sigaddset(&stops, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stops, nil)
         defer { pthread_sigmask(SIG_UNBLOCK, &stops, nil) }
-        let interval = Double(ProcessContext.variables["PM_SYNC_INTERVAL"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 30
-        context.output.line(context.localizer.string(.syncWatching, .text(TextSafety.escaped(target.description))))
+        let milliseconds = context.syncIntervalMilliseconds
+        let interval = Double(milliseconds) / 1000
+        let place = MessageArgument.text(TextSafety.escaped(target.description))
+        context.output.line(
+            milliseconds % 1000 == 0
+                ? context.localizer.plural(.syncWatching, count: milliseconds / 1000, place)
+                : context.localizer.plural(.syncWatchingMilliseconds, count: milliseconds, place))
         try context.output.flush()
         let logPath = try context.store().eventLog().path
         func logSize() -> Int64 { ((try? PosixFileSystem().status(logPath)) ?? nil)?.size ?? -1 }
         var seenSize: Int64 = -2
         var lastSync = Date.distantPast
+        let store = context.syncState()
+        let setting = try store.load()
         while true {
             if logSize() != seenSize || Date().timeIntervalSince(lastSync) >= interval {
+                // The state deleted under the watch (a cleanup, the whole
+                // folder): the remote it syncs with is written back, not
+                // lost. `pm remote remove` leaves a state without a remote:
+                // then the watch ends, as asked.
+                if let remote = setting.remote, (try? store.load())?.remote == nil {
+                    if ((try? PosixFileSystem().status(store.path)) ?? nil) != nil {
+                        context.output.line(context.localizer.string(.remoteNone))
+                        return
+                    }
+                    var again = SyncState(remote: remote)
+                    again.remoteKind = setting.remoteKind
+                    let folder = String(store.path[..<(store.path.lastIndex(of: "/") ?? store.path.startIndex)])
+                    try? PosixFileSystem().createDirectories(folder)
+                    try store.save(again)
+                }
                 do {
                     try context.reportSync({ try context.syncer(target).sync() }, target: target)
                 } catch CLIError.message(let text, _) {

@@ -251,7 +251,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorChangeTooLarge = "error.changeTooLarge"
     case errorUserNameRefused = "error.userNameRefused"
     case errorUnreadableWrite = "error.unreadableWrite"
-    case syncWatching = "sync.watching"
     case listSyncOffline = "list.syncOffline"
     case statusBoard = "status.board"
     case statusTasks = "status.tasks"

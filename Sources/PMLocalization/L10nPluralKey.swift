@@ -5,6 +5,8 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case listHeader = "list.header"
     case l10nClean = "l10n.clean"
     case listOverdue = "list.overdue"
+    case syncWatching = "sync.watching"
+    case syncWatchingMilliseconds = "sync.watchingMilliseconds"
     case listSummary = "list.summary"
     case listFiltered = "list.filtered"
     case exportTasksWritten = "export.tasksWritten"

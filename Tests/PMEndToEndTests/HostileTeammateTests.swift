@@ -413,3 +413,69 @@ enum Assignees {
         #expect(!(try team.b.run(["list", "--json"]).stdout.contains("\\u200d")))
     }
 }
+
+/// `PM_SYNC_INTERVAL` is what the watch does and says, and a watch outlives
+/// its state folder (issue 43, item 15).
+@Suite struct SyncWatchSettingTests {
+    typealias Copy = SyncEndToEndTests.Copy
+
+    @Test(arguments: ["inf", "1e-9", "nan", "0", "-1", "0.0001", "86401", "30s"])
+    func anIntervalThatIsNotOneIsRefused(value: String) throws {
+        var pm = PMBinary()
+        pm.environment["PM_SYNC_INTERVAL"] = value
+        let run = try pm.run(["sync", "--watch"])
+        #expect(run.status == 64, "\(value): \(run.status)")
+        #expect(run.stderr.contains("PM_SYNC_INTERVAL") && run.stderr.contains(value), "\(run.stderr)")
+    }
+
+    @Test func theWatchSaysItsIntervalAndKeepsItsRemoteWhenItsStateFolderIsDeleted() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let people = ["camille", "ji-woo"].map { Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
+        for person in people { try person.run(["remote", "add", share]) }
+        try people[1].run(["add", "Before"])
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: PMBinary.path)
+        watcher.arguments = ["sync", "--watch", "--board", people[1].board]
+        watcher.environment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
+        let out = Pipe()
+        watcher.standardOutput = out
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        func reached(_ title: String) throws -> Bool {
+            for _ in 0..<150 {
+                usleep(100_000)
+                try people[0].run(["sync"])
+                if try people[0].run(["list", "--json"]).stdout.contains(title) { return true }
+            }
+            return false
+        }
+        #expect(try reached("Before"))
+        // (Both people's: they share a home here. Camille sets hers again.)
+        try FileManager.default.removeItem(atPath: pm.home.file(".local/state"))
+        try people[0].run(["remote", "add", share])
+        try people[1].run(["add", "After the state folder went"])
+        #expect(try reached("After the state folder went"), "the watch still syncs")
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("every 500 milliseconds"), "\(text)")
+        let remote = try people[1].run(["remote"])
+        #expect(remote.stdout.contains(share), "the remote setting is still there: \(remote.stdout)")
+        // `pm remote remove` under a watch ends it; the watch does not put the remote back.
+        let again = Process()
+        again.executableURL = watcher.executableURL
+        again.arguments = watcher.arguments
+        again.environment = watcher.environment
+        again.standardOutput = FileHandle.nullDevice
+        again.standardError = FileHandle.nullDevice
+        try again.run()
+        usleep(300_000)
+        #expect(try people[1].run(["remote", "remove"]).status == 0)
+        for _ in 0..<100 where again.isRunning { usleep(100_000) }
+        if again.isRunning { kill(again.processIdentifier, SIGINT) }
+        again.waitUntilExit()
+        #expect(try people[1].run(["remote"]).stdout.contains(share) == false)
+    }
+}

@@ -194,7 +194,7 @@ public struct EventLogFile: Sendable {
         var buffer: [UInt8] = []
         var going = true
         while going, position > 0 {
-            let from = max(0, position - Self.chunk)
+            let from = max(0, position - max(Self.chunk, buffer.count))
             buffer = try systemCall { try fileSystem.read(descriptor, at: from, count: position - from) } + buffer
             position = from
             var end = buffer.count
