@@ -223,10 +223,14 @@ struct SyncWatch {
         let milliseconds = context.syncIntervalMilliseconds
         let interval = Double(milliseconds) / 1000
         let place = MessageArgument.text(TextSafety.escaped(target.description))
-        context.output.line(
-            milliseconds % 1000 == 0
-                ? context.localizer.plural(.syncWatching, count: milliseconds / 1000, place)
-                : context.localizer.plural(.syncWatchingMilliseconds, count: milliseconds, place))
+        let l = context.localizer
+        let often =
+            milliseconds == 1000
+            ? l.string(.syncEverySecond)
+            : milliseconds % 1000 == 0
+                ? l.plural(.syncEverySeconds, count: milliseconds / 1000)
+                : l.plural(.syncEveryMilliseconds, count: milliseconds)
+        context.output.line(l.string(.syncWatching, place, .text(often)))
         try context.output.flush()
         let logPath = try context.store().eventLog().path
         func logSize() -> Int64 { ((try? PosixFileSystem().status(logPath)) ?? nil)?.size ?? -1 }
