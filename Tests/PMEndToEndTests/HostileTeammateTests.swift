@@ -377,6 +377,51 @@ enum Assignees {
     }
 }
 
+/// A deletion undone brings the task back as it was: a colleague's value
+/// kept as a conflict comes back with it, on every copy (issue 43, item 11).
+@Suite struct DeleteUndoTests {
+    typealias Copy = SyncEndToEndTests.Copy
+
+    static func conflictValues(_ copy: Copy, _ id: String) throws -> [String] {
+        let shown = try copy.run(["show", id, "--json"]).stdout
+        let task = try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any]
+        let conflicts = task?["conflicts"] as? [String: Any]
+        return ((conflicts?["title"] as? [Any]) ?? []).compactMap { $0 as? String }.sorted()
+    }
+
+    @Test func aColleaguesConflictingValueSurvivesDeleteThenUndo() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let ana = Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
+        let lee = Copy(pm: pm, board: pm.home.file("lee/board.json"), user: "lee")
+        for copy in [ana, lee] { try copy.run(["remote", "add", share]) }
+        let id = try ana.id(["add", "Start"])
+        try ana.run(["sync"])
+        try lee.run(["sync"])
+        // Both rename it offline: one value shown, the other kept as a conflict.
+        try ana.run(["edit", id, "--title", "Ana's"])
+        try lee.run(["edit", id, "--title", "Lee's"])
+        try ana.run(["sync"])
+        try lee.run(["sync"])
+        try ana.run(["sync"])
+        let before = try HostileTeammateTests.titles(ana) + Self.conflictValues(ana, id)
+        #expect(before.sorted() == ["Ana's", "Lee's"], "\(before)")
+        #expect(try ana.run(["delete", id]).status == 0)
+        #expect(try ana.run(["undo"]).status == 0)
+        let after = try HostileTeammateTests.titles(ana) + Self.conflictValues(ana, id)
+        #expect(after.sorted() == ["Ana's", "Lee's"], "both values are back: \(after)")
+        try ana.run(["sync"])
+        try lee.run(["sync"])
+        try ana.run(["sync"])
+        for copy in [ana, lee] {
+            let values = try HostileTeammateTests.titles(copy) + Self.conflictValues(copy, id)
+            #expect(values.sorted() == ["Ana's", "Lee's"], "\(copy.user): \(values)")
+        }
+        #expect(ana.folded == lee.folded)
+    }
+}
+
 /// Names nobody could type back, or too many (issue 43, items 2 and 10):
 /// refused at the keyboard with exit 64 and at the gate; a name an older pm
 /// let in can still be taken away.

@@ -19,6 +19,14 @@ public struct FoldedTasks: Equatable, Sendable {
     /// Deleted tasks as they last were: an edit made without seeing the
     /// deletion brings the task back.
     private var tombstones: [TaskID: BoardTask] = [:]
+    /// Each deleted task as it was before the deletion, heads and
+    /// conflicts included: what an undo of that very deletion brings back.
+    private var beforeDeletion: [TaskID: Snapshot] = [:]
+
+    struct Snapshot: Equatable, Sendable {
+        var deletion: TaskID
+        var task: BoardTask
+    }
     /// Whether the fold started from a saved state (whose deleted tasks are
     /// not known) rather than from the first event.
     private let fromSavedState: Bool
@@ -175,6 +183,7 @@ public struct FoldedTasks: Equatable, Sendable {
                 task.restored = false
             } else if let deleted = tombstones.removeValue(forKey: event.task) {
                 // Deleted by someone who had not seen this change: it comes back, with it.
+                beforeDeletion[event.task] = nil
                 task = deleted
                 task.restored = true
             } else {
@@ -203,10 +212,16 @@ public struct FoldedTasks: Equatable, Sendable {
         // keeps no deleted tasks — does: the board is a function of its
         // events, however they were folded (issue 43).
         if event.kind == .created { tombstones[event.task] = nil }
+        let snapshot = beforeDeletion.removeValue(forKey: event.task)
         if let existing = byID[event.task] {
             task = existing
         } else if let deleted = tombstones.removeValue(forKey: event.task) {
-            task = deleted
+            // The undo of the deletion: the task as it was before it.
+            if let snapshot, event.kind == .restored, event.undoes == snapshot.deletion {
+                task = snapshot.task
+            } else {
+                task = deleted
+            }
         } else {
             if fromSavedState, event.kind == .restored { needsFullFold = true }
             task = BoardTask(id: event.task, title: "", createdAt: event.at, updatedAt: event.at)
@@ -233,6 +248,12 @@ public struct FoldedTasks: Equatable, Sendable {
     private mutating func applyDeletion(_ event: Event) {
         guard var task = byID[event.task] else { return }
         if !task.tracked { needsFullFold = true }
+        // What an undo of the deletion brings back: the task as it was, a
+        // colleague's conflicting value and every head with it (issue 43,
+        // item 11: a value kept only as a conflict was lost to delete, undo).
+        // A change that did not see the deletion brings back only what the
+        // deletion did not see.
+        let before = task
         let seen = event.seen.map(Set.init)
         var assignments: [String: Bool] = [:]
         for name in task.heads.keys.sorted() {
@@ -248,6 +269,7 @@ public struct FoldedTasks: Equatable, Sendable {
         if let seen { task.live.removeAll { seen.contains($0) } } else { task.live.removeAll() }
         if task.heads.isEmpty, task.live.isEmpty {
             tombstones[event.task] = task
+            beforeDeletion[event.task] = Snapshot(deletion: event.id, task: before)
             byID[event.task] = nil
         } else {
             task.restored = true
