@@ -103,7 +103,11 @@ extension ProcessContext {
             }
             for file in report.setAside { output.line(localizer.string(.syncSetAside, .text(TextSafety.escaped(file)))) }
             for file in report.farAhead {
-                output.errorLine(localizer.string(.syncFarAhead, .text(TextSafety.escaped(file))))
+                let planted = report.notFiles.contains(file)
+                output.errorLine(localizer.string(planted ? .syncNotAFileMoved : .syncFarAhead, .text(TextSafety.escaped(file))))
+            }
+            for file in report.notFiles where !report.farAhead.contains(file) {
+                output.errorLine(localizer.string(.syncNotAFile, .text(TextSafety.escaped(file))))
             }
             for file in report.ignored { output.errorLine(localizer.string(.syncIgnoredFile, .text(TextSafety.escaped(file)))) }
             for file in report.stoppedAtLongLine {

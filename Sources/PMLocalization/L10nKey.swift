@@ -242,6 +242,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorRemoteLooksLikeOption = "error.remoteLooksLikeOption"
     case syncDone = "sync.done"
     case syncSetAside = "sync.setAside"
+    case syncNotAFile = "sync.notAFile"
+    case syncNotAFileMoved = "sync.notAFileMoved"
     case syncWatching = "sync.watching"
     case syncEverySecond = "sync.everySecond"
     case syncFarAhead = "sync.farAhead"

@@ -80,6 +80,8 @@ public struct FolderTransport: Transport {
                 depth > 0 ? entry.count == 1 : TaskID(entry) != nil
             {
                 list(file, as: name + "/" + entry, depth: depth + 1, into: &snapshot, budget: &budget)
+            } else if snapshot.notFiles.count < 100 {
+                snapshot.notFiles.append(name + "/" + entry)
             }
         }
     }

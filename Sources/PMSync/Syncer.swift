@@ -56,11 +56,15 @@ public struct Syncer: Sendable {
         /// Files in this copy's own folders numbered far beyond what it
         /// wrote (planted): read as conflicted copies, then moved aside.
         public var farAhead: [String] = []
+        /// What is in `events/` but no file (a link, a pipe, a folder where
+        /// a file belongs): not read. Those at one of this copy's own
+        /// segment names are moved aside, and the number passed over.
+        public var notFiles: [String] = []
 
         public static func == (a: Report, b: Report) -> Bool {
             a.received == b.received && a.sent == b.sent && a.forwarded == b.forwarded && a.setAside == b.setAside
                 && a.skipped.map(\.file) == b.skipped.map(\.file) && a.ignored == b.ignored
-                && a.cut.map(\.file) == b.cut.map(\.file) && a.farAhead == b.farAhead
+                && a.cut.map(\.file) == b.cut.map(\.file) && a.farAhead == b.farAhead && a.notFiles == b.notFiles
         }
     }
 
@@ -158,6 +162,17 @@ public struct Syncer: Sendable {
             } else {
                 listed[entries[index].1.key, default: NumberSet()].insert(number)
             }
+        }
+        // Something that is no file, planted where this copy would write its
+        // next segment (a folder named 2.jsonl), is passed over and moved
+        // aside: each sync failed on it, said "offline" (issue 43, item 12).
+        report.notFiles = snapshot.notFiles
+        for name in snapshot.notFiles {
+            guard let entry = RemoteLayout.classify(name), mine.contains(entry.key),
+                case .segment(let number) = entry.kind
+            else { continue }
+            listed[entry.key, default: NumberSet()].insert(number)
+            report.farAhead.append(name)
         }
         // Every segment's number and bytes, whoever's.
         var numbers: [String: NumberSet] = [:]

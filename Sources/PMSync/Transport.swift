@@ -95,6 +95,9 @@ public struct RemoteSnapshot: Equatable, Sendable {
     public var files: [RemoteEntry]
     /// Folders whose files were not all listed (past the listing's limit).
     public var unlisted: [String] = []
+    /// What is there but is no file pm reads: links, pipes, devices, folders
+    /// where a file or a replica's folder belongs (the first hundred).
+    public var notFiles: [String] = []
 
     public init(boardID: TaskID? = nil, files: [RemoteEntry] = []) {
         self.boardID = boardID

@@ -524,3 +524,42 @@ enum Assignees {
         #expect(try people[1].run(["remote"]).stdout.contains(share) == false)
     }
 }
+
+/// Something that is no file where this copy writes next (issue 43, item
+/// 12): a folder planted at its next segment's name made every sync say
+/// "offline" (exit 75) while the remote answered. It is moved aside and
+/// said; the changes go out under the next name and reach the teammate.
+@Suite struct PlantedEntryTests {
+    typealias Copy = SyncEndToEndTests.Copy
+
+    @Test(arguments: ["folder", "link", "pipe"])
+    func somethingThatIsNoFileAtTheNextSegmentIsMovedAsideNotOffline(kind: String) throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let victim = Copy(pm: pm, board: pm.home.file("victim/board.json"), user: "victim")
+        let mate = Copy(pm: pm, board: pm.home.file("mate/board.json"), user: "mate")
+        for copy in [victim, mate] { try copy.run(["remote", "add", share]) }
+        try victim.run(["add", "First"])
+        #expect(try victim.run(["sync"]).status == 0)
+        let segments = try FileManager.default.subpathsOfDirectory(atPath: share + "/events").filter { $0.hasSuffix("1.jsonl") }
+        let first = try #require(segments.first)
+        let next = share + "/events/" + first.dropLast("1.jsonl".count) + "2.jsonl"
+        switch kind {
+        case "folder": try FileManager.default.createDirectory(atPath: next, withIntermediateDirectories: false)
+        case "link": try FileManager.default.createSymbolicLink(atPath: next, withDestinationPath: "/etc/passwd")
+        default: #expect(mkfifo(next, 0o644) == 0)
+        }
+        try victim.run(["add", "Second"])
+        let sync = try victim.run(["sync"])
+        #expect(sync.status == 0, "\(kind): \(sync.status) \(sync.stderr)")
+        #expect(sync.stdout.contains("sent: 1"), "\(sync.stdout)")
+        #expect(sync.stderr.contains("2.jsonl") && sync.stderr.contains("aside/"), "said: \(sync.stderr)")
+        #expect(try mate.run(["sync"]).status == 0)
+        #expect(try HostileTeammateTests.titles(mate) == ["First", "Second"])
+        try victim.run(["add", "Third"])
+        #expect(try victim.run(["sync"]).status == 0)
+        #expect(try mate.run(["sync"]).status == 0)
+        #expect(try HostileTeammateTests.titles(mate) == ["First", "Second", "Third"])
+    }
+}
