@@ -30,12 +30,61 @@ public struct SyncLock: Sendable {
                 Glibc.close(descriptor)
                 throw SyncError.local(detail: path)
             }
+            // A git left running by a sync that was killed holds the lock
+            // (it inherited it) until a silent server lets it go, minutes
+            // later: it is nobody's now, so it is stopped (issue 43, item 13).
+            if let orphan = orphanedHolder(of: descriptor) {
+                kill(-orphan, SIGKILL)
+                usleep(20_000)
+                continue
+            }
             if ProcessRunner.seconds() - start > timeout {
                 Glibc.close(descriptor)
                 throw SyncError.busy
             }
             usleep(50_000)
         }
+    }
+
+    /// A process that holds the lock although the sync that took it is
+    /// gone: a command that sync ran (the leader of its own process group,
+    /// as ``ProcessRunner`` starts each), no pm's child any more (adopted).
+    /// Looked for only when the lock's taker is dead.
+    static func orphanedHolder(of descriptor: Int32) -> pid_t? {
+        let files = PosixFileSystem()
+        let takers = files.lockHolders(descriptor)
+        guard !takers.isEmpty, takers.allSatisfy({ kill($0, 0) != 0 && errno == ESRCH }),
+            let lock = try? files.descriptorStatus(descriptor), let entries = try? files.contentsOfDirectory("/proc")
+        else { return nil }
+        let me = command(of: getpid())
+        for entry in entries {
+            guard let pid = pid_t(entry), pid > 1, pid != getpid(), getpgid(pid) == pid,
+                let name = command(of: pid), name != me,
+                let parent = parent(of: pid), parent == 1 || command(of: parent) != me,
+                let open = try? files.contentsOfDirectory("/proc/\(entry)/fd")
+            else { continue }
+            for fd in open {
+                guard let status = (try? files.status("/proc/\(entry)/fd/\(fd)")) ?? nil else { continue }
+                if status.device == lock.device && status.inode == lock.inode { return pid }
+            }
+        }
+        return nil
+    }
+
+    /// The name a process runs as (`/proc/PID/comm`).
+    private static func command(of pid: pid_t) -> String? {
+        guard let bytes = try? PosixFileSystem().readFile("/proc/\(pid)/comm") else { return nil }
+        return String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+    }
+
+    /// A process's parent (`/proc/PID/stat`, the field after the command's closing parenthesis).
+    private static func parent(of pid: pid_t) -> pid_t? {
+        guard let bytes = try? PosixFileSystem().readFile("/proc/\(pid)/stat"),
+            let close = bytes.lastIndex(of: UInt8(ascii: ")"))
+        else { return nil }
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1 else { return nil }
+        return pid_t(String(decoding: fields[1], as: UTF8.self))
     }
 
     public func release() {

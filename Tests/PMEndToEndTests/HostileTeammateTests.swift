@@ -563,3 +563,56 @@ enum Assignees {
         #expect(try HostileTeammateTests.titles(mate) == ["First", "Second", "Third"])
     }
 }
+
+/// A sync killed while its git waited on a server that accepts and never
+/// answers left that git running, holding the sync's lock: the next sync
+/// waited two minutes and said another sync was running (issue 43, item 13).
+/// The git nobody waits for any more is stopped; the next sync goes on.
+@Suite struct OrphanedGitTests {
+    @Test func aSyncAfterAKilledOneDoesNotWaitForItsGit() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        try pm.run(["add", "Waiting"])
+        // A server that accepts and never answers; a sync killed while its
+        // git waits on it; the next sync, timed. (In bash: Foundation's
+        // Process does not see a child killed with SIGKILL end.)
+        let script = """
+            python3 -c 'import socket,sys,time
+            s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(50)
+            open(sys.argv[1],"w").write(str(s.getsockname()[1])); held=[]
+            while True: held.append(s.accept()[0])' "$HOME/port" &
+            server=$!
+            trap 'kill -9 $server 2>/dev/null' EXIT
+            for i in $(seq 100); do [ -s "$HOME/port" ] && break; sleep 0.05; done
+            url="git://127.0.0.1:$(cat "$HOME/port")/board.git"
+            "$PM" remote add "$url" >/dev/null
+            "$PM" sync >/dev/null 2>&1 &
+            first=$!
+            for i in $(seq 200); do pgrep -f "fetch.*$url" >/dev/null && break; sleep 0.05; done
+            pgrep -f "fetch.*$url" >/dev/null && echo "git waiting"
+            kill -9 $first; wait $first 2>/dev/null
+            start=$(date +%s)
+            "$PM" sync 2>"$HOME/next.err"; echo "status $?"
+            echo "seconds $(( $(date +%s) - start ))"
+            cat "$HOME/next.err"
+            pgrep -f "fetch.*$url" >/dev/null && echo "git left"
+            exit 0
+            """
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", script]
+        shell.environment = pm.environment.merging(["PM": PMBinary.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { _, new in new }
+        let out = Pipe()
+        shell.standardOutput = out
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(text.contains("git waiting"), "the first sync's git was waiting on the server: \(text)")
+        #expect(text.contains("status 75"), "offline, as the server never answers: \(text)")
+        #expect(!text.contains("Another sync"), "\(text)")
+        #expect(!text.contains("git left"), "\(text)")
+        let seconds = text.split(separator: "\n").first { $0.hasPrefix("seconds ") }.flatMap { Int($0.dropFirst(8)) }
+        #expect((seconds ?? 999) < 100, "it did not wait out the lock: \(text)")
+    }
+}
