@@ -601,7 +601,9 @@ enum Assignees {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
         shell.arguments = ["-c", script]
-        shell.environment = pm.environment.merging(["PM": PMBinary.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { _, new in new }
+        shell.environment = pm.environment.merging([
+            "PM": PMBinary.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ]) { _, new in new }
         let out = Pipe()
         shell.standardOutput = out
         shell.standardError = FileHandle.nullDevice
