@@ -2,6 +2,7 @@
 // fails with U_UNSUPPORTED_ERROR (or -1) when there is no ICU.
 #include "internal.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 // MARK: Calls
@@ -206,4 +207,28 @@ int32_t pm_normalize(int form, const PMUChar *src, int32_t length, PMUChar *dest
     if (!pm_u_success(*status) || !normalizer) return 0;
     return CALL(F_UNORM2_NORMALIZE, int32_t(*)(const void *, const PMUChar *, int32_t, PMUChar *, int32_t,
                                                 UErrorCode *))(normalizer, src, length, dest, capacity, status);
+}
+
+// MARK: Confusable names
+
+typedef struct PMSpoofChecker PMSpoofChecker;
+static PMSpoofChecker *spoof_checker;
+static UErrorCode spoof_status = U_ZERO_ERROR;
+static pthread_once_t spoof_once = PTHREAD_ONCE_INIT;
+
+static void open_spoof_checker(void) {
+    spoof_checker = CALL(F_USPOOF_OPEN, PMSpoofChecker * (*)(UErrorCode *))(&spoof_status);
+}
+
+int32_t pm_uspoof_skeleton(const PMUChar *text, int32_t length, PMUChar *dest, int32_t capacity, UErrorCode *status) {
+    NEED_ICU(status, 0);
+    pthread_once(&spoof_once, open_spoof_checker);
+    if (!spoof_checker || !pm_u_success(spoof_status)) {
+        *status = U_UNSUPPORTED_ERROR;
+        return 0;
+    }
+    // Type 0: the single-script, lowercase-insensitive table is gone since ICU 58; 0 is the one table.
+    return CALL(F_USPOOF_GET_SKELETON,
+                int32_t(*)(const PMSpoofChecker *, uint32_t, const PMUChar *, int32_t, PMUChar *, int32_t, UErrorCode *))(
+        spoof_checker, 0, text, length, dest, capacity, status);
 }

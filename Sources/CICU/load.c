@@ -17,6 +17,7 @@ static const char *const function_names[F_COUNT] = {
     "usearch_openFromCollator", "usearch_first", "usearch_close",
     "ucal_open", "ucal_close", "ucal_clear", "ucal_setAttribute", "ucal_set", "ucal_getMillis", "ucal_setMillis",
     "ucal_get", "ucal_getCanonicalTimeZoneID", "ucal_getDefaultTimeZone",
+    "uspoof_open", "uspoof_getSkeleton",
     "u_getIntPropertyValue", "u_charType", "u_hasBinaryProperty",
     "unorm2_getNFCInstance", "unorm2_getNFDInstance", "unorm2_normalize",
 };

@@ -153,13 +153,16 @@ struct Add: PMCommand {
         let deadline = try due.map { try context.parseDate($0) }
         let assignees = try to.flatMap { try Assignees.names($0) }
         let id = env.makeID()
+        var lookalikes: [(name: String, like: String)] = []
         let (task, shortID) = try context.change { board in
+            lookalikes = ICUConfusables.lookalikes(of: assignees, among: Set(board.tasks.flatMap(\.assignees)))
             let task = try board.add(
                 title: title, body: body, due: deadline, assignees: assignees, id: id, eventID: env.makeID(), by: env.user,
                 at: context.now)
             return (task, TaskLookup.shortID(of: task.id, among: board.tasks))
         }
         context.output.line(output.json ? TaskJSON.object(task, today: env.today) : shortID)
+        context.warnLookalikes(lookalikes)
     }
 }
 

@@ -242,6 +242,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorRemoteLooksLikeOption = "error.remoteLooksLikeOption"
     case syncDone = "sync.done"
     case syncSetAside = "sync.setAside"
+    case assignLookalike = "assign.lookalike"
     case syncNotAFile = "sync.notAFile"
     case syncNotAFileMoved = "sync.notAFileMoved"
     case syncWatching = "sync.watching"

@@ -444,6 +444,25 @@ enum Assignees {
         #expect(try pm.run(["unassign", id, "n0"]).status == 0, "taking away is always possible")
     }
 
+    /// A name that reads like one on the board (a Cyrillic а for a Latin
+    /// a) is taken, as anyone may be called so, but said, in the reader's
+    /// language, with what tells the two apart; a name new to the board
+    /// like no other, or one already there, is said nothing of.
+    @Test(arguments: [("en_US.UTF-8", "looks like"), ("fr_FR.UTF-8", "ressemble à"), ("ko_KR.UTF-8", "비슷해")])
+    func aNameThatLooksLikeAnotherOnTheBoardIsSaid(language: String, words: String) throws {
+        let pm = PMBinary(language: language)
+        let id = try pm.run(["add", "Card", "--to", "alice"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lookalike = try pm.run(["assign", id, "\u{430}lice"])
+        #expect(lookalike.status == 0, "\(lookalike.stderr)")
+        #expect(lookalike.stderr.contains(words) && lookalike.stderr.contains("U+0430"), "\(lookalike.stderr)")
+        let added = try pm.run(["add", "Other", "--to", "bob,al\u{456}ce"])
+        #expect(added.status == 0 && added.stderr.contains(words), "in pm add too: \(added.stderr)")
+        for names in [["carol"], ["alice"], ["\u{430}lice"]] {
+            let quiet = try pm.run(["assign", id] + names)
+            #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(names): \(quiet.stderr)")
+        }
+    }
+
     @Test func theGateRefusesAnInvisibleName() throws {
         let team = try HostileRemoteTests.team()
         let clock = try #require(team.genuine["hlc"] as? [Int64])

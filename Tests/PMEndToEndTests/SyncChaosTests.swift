@@ -11,7 +11,12 @@ import Testing
 /// or a folder; random changes, undos and syncs with clocks ten minutes
 /// apart; remote outages; `kill -9` of syncs and of changes; syncs at the
 /// same moment; a copy put back from an old backup (whole, or only its
-/// log); conflicted copies on the remote. After healing, every board is the same bytes, every change
+/// log); conflicted copies on the remote; a sync tool that keeps the older
+/// side of a conflict (the newer set beside as a conflicted copy); a
+/// segment cut short; a copy's signing key lost; a CSV imported again
+/// after its cards were deleted (issue 43). After healing, every board is
+/// the same bytes — folded incrementally and folded again from its log
+/// alone — and a newcomer who joins last ends with the same; every change
 /// that exited 0 is there (shown, in conflicts, or in the history of a
 /// change that replaced it), no task comes from nowhere, and nothing
 /// crashed or hung.
@@ -191,7 +196,7 @@ import Testing
             let who = Int.random(in: 0..<count, using: &random)
             let person = people[who]
             let token = "s\(seed)-\(step)"
-            let roll = Int.random(in: 0..<100, using: &random)
+            let roll = Int.random(in: 0..<112, using: &random)
             switch roll {
             case 0..<26:
                 issued.insert(token)
@@ -280,6 +285,48 @@ import Testing
                         check(try Self.run(other, ["sync"]), [0], "sync of a new laptop")
                     }
                 }
+            case 100..<103:
+                // A sync tool that keeps the older side of a conflict: the
+                // newer file set beside as a conflicted copy, a shorter one
+                // (the lines it held before, or none) in its place.
+                guard remoteKind == .folder, online else { continue }
+                let events = RemoteEvents(folder: share + "/events")
+                guard let replica = events.replicas.randomElement(using: &random),
+                    let segment = events.segments(of: replica).randomElement(using: &random),
+                    let bytes = FileManager.default.contents(atPath: segment)
+                else { continue }
+                let copy = String(segment.dropLast(".jsonl".count)) + ".sync-conflict-20261126-1\(step)-OLDER\(seed).jsonl"
+                try? FileManager.default.moveItem(atPath: segment, toPath: copy)
+                let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                let kept = lines.prefix(Int.random(in: 0..<max(1, lines.count - 1), using: &random))
+                try? Data(kept.map { Data($0) + Data("\n".utf8) }.reduce(Data(), +)).write(to: URL(fileURLWithPath: segment))
+            case 103..<105:
+                // A segment cut short (a copy interrupted, a disk that lied), maybe mid-line.
+                guard remoteKind == .folder, online else { continue }
+                let events = RemoteEvents(folder: share + "/events")
+                guard let replica = events.replicas.randomElement(using: &random),
+                    let segment = events.segments(of: replica).randomElement(using: &random),
+                    let bytes = FileManager.default.contents(atPath: segment), bytes.count > 1
+                else { continue }
+                try? bytes.prefix(Int.random(in: 0..<bytes.count, using: &random)).write(to: URL(fileURLWithPath: segment))
+            case 105..<107:
+                // The copy's signing key lost (a new laptop's home restored without it).
+                let state = pm.home.file(".local/state/pm")
+                let keys = ((try? FileManager.default.contentsOfDirectory(atPath: state)) ?? []).filter {
+                    $0.hasPrefix("key-") && $0.hasSuffix("-" + person.copy.user)
+                }
+                for key in keys { try? FileManager.default.removeItem(atPath: state + "/" + key) }
+            case 107..<112:
+                // The same CSV imported again (its cards' ids derived from
+                // it), whatever was deleted or changed since.
+                let csv = pm.home.file("import-\(seed).csv")
+                if !FileManager.default.fileExists(atPath: csv) {
+                    let rows = (1...3).map { "imp\($0),s\(seed)-imported-\($0)" }
+                    try ("id,title\n" + rows.joined(separator: "\n") + "\n").write(
+                        toFile: csv, atomically: true, encoding: .utf8)
+                }
+                for n in 1...3 { issued.insert("s\(seed)-imported-\(n)") }
+                check(try Self.run(person, ["import", "csv", csv]), [0], "import")
             default:
                 // A sync tool's conflicted copy of a file on the remote.
                 guard remoteKind == .folder, online else { continue }
@@ -301,6 +348,18 @@ import Testing
             try? FileManager.default.copyItem(atPath: pm.home.path, toPath: keep + "/seed-\(seed)")
         }
         #expect(boards.allSatisfy { $0 != nil && $0 == boards[0] }, "seed \(seed) (\(remoteKind)): the copies differ")
+        // Each copy folded again from its log alone: the same bytes.
+        for (person, board) in zip(people, boards) {
+            try? FileManager.default.removeItem(atPath: person.copy.board)
+            try? FileManager.default.removeItem(atPath: person.copy.board + ".index")
+            let refolded = person.copy.folded
+            #expect(refolded != nil && refolded == board, "seed \(seed): \(person.copy.user)'s log folds to another board")
+        }
+        // A newcomer who joins after the last round ends with everything.
+        let newcomer = Person(copy: Copy(pm: pm, board: pm.home.file("late/board.json"), user: "late"), offset: 0)
+        check(try Self.run(newcomer, ["remote", "add", target]), [0], "newcomer's remote add")
+        check(try Self.run(newcomer, ["sync"]), [0], "newcomer's sync")
+        #expect(newcomer.copy.folded == boards[0], "seed \(seed) (\(remoteKind)): the newcomer's board differs")
         let board = String(decoding: boards[0] ?? Data(), as: UTF8.self)
         let history = try Self.run(people[0], ["history", "--limit", "1000000", "--json"])
         check(history, [0], "history")

@@ -132,4 +132,11 @@ int32_t pm_normalize(int form, const PMUChar *src, int32_t length, PMUChar *dest
 int pm_argument_count(void);
 const char *pm_argument(int index);
 
+// MARK: Confusable names
+
+/// The UTS #39 skeleton of `text` (UTF-16): two strings a reader could take
+/// for each other have the same one (`\u0430lice` and `alice`). Returns its
+/// length; U_BUFFER_OVERFLOW_ERROR when `capacity` is too small.
+int32_t pm_uspoof_skeleton(const PMUChar *text, int32_t length, PMUChar *dest, int32_t capacity, UErrorCode *status);
+
 #endif
