@@ -217,6 +217,7 @@ static UErrorCode spoof_status = U_ZERO_ERROR;
 static pthread_once_t spoof_once = PTHREAD_ONCE_INIT;
 
 static void open_spoof_checker(void) {
+    if (!pm_icu_functions[F_USPOOF_OPEN] || !pm_icu_functions[F_USPOOF_GET_SKELETON]) return;
     spoof_checker = CALL(F_USPOOF_OPEN, PMSpoofChecker * (*)(UErrorCode *))(&spoof_status);
 }
 
