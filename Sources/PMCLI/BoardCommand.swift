@@ -238,7 +238,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         guard let board = loaded,
             let mark = try? NewsMark.load(NewsMark.path(stateDirectory: env.stateDirectory, boardID: board, user: env.user)),
             let news = try? context.store().eventLog().news(
-                since: mark, user: env.user, newest: 0, current: NewsMark(events: 0, length: 0)),
+                since: mark, mine: context.ownReplicas, newest: 0, current: NewsMark(events: 0, length: 0)),
             news.sinceMark
         else { return [] }
         return Set(news.events.map(\.task))

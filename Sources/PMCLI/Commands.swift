@@ -56,6 +56,10 @@ extension ProcessContext {
     /// replicas had before keys. Reading never makes a key.
     var replica: TaskID { keyStore().existing()?.replica ?? formerReplica }
 
+    /// The replicas this user's copy of the board writes as: its signing
+    /// key's and the one before keys. What they made is no news here.
+    var ownReplicas: Set<TaskID> { [replica, formerReplica] }
+
     /// The name-based id this copy had before it signed its events: what it
     /// made under it is still its own to publish.
     var formerReplica: TaskID {

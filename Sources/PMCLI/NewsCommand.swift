@@ -27,7 +27,7 @@ struct News: PMCommand {
         let markPath = NewsMark.path(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
         let mark = try NewsMark.load(markPath)
         let news = try store.eventLog().news(
-            since: mark, user: env.user, newest: Self.firstLook,
+            since: mark, mine: context.ownReplicas, newest: Self.firstLook,
             current: NewsMark(events: board.log.events, length: board.log.length))
         // Newest first, as history reads.
         let entries = news.events.compactMap(HistoryEvent.init).reversed() as [HistoryEvent]
@@ -90,7 +90,7 @@ extension ProcessContext {
         let env = environment
         let path = NewsMark.path(stateDirectory: env.stateDirectory, boardID: boardID, user: env.user)
         guard let mark = try? NewsMark.load(path), let log = try? store().eventLog(),
-            let waiting = try? log.othersWaiting(since: mark, user: env.user, limit: 4 << 20), waiting.count > 0
+            let waiting = try? log.othersWaiting(since: mark, mine: ownReplicas, limit: 4 << 20), waiting.count > 0
         else { return nil }
         return localizer.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count)
     }

@@ -108,4 +108,28 @@ import Testing
         #expect(try pm.run(["news"]).status != 0)
         #expect(!FileManager.default.fileExists(atPath: pm.home.file("elsewhere")))
     }
+
+    /// News is by copy, not by name (issue 43, item 9): a teammate whose
+    /// copy signs as itself but names alice as the author no longer hides
+    /// the change from alice's news — it shows, under the name it claims.
+    @Test func aChangeMadeElsewhereInMyNameIsNews() throws {
+        let pm = SyncEndToEndTests().livePM()
+        let share = pm.home.file("share")
+        let alice = Copy(pm: pm, board: pm.home.file("alice/board.json"), user: "alice")
+        let mallory = Copy(pm: pm, board: pm.home.file("mallory/board.json"), user: "alice")
+        for person in [alice, mallory] { try person.run(["remote", "add", share]) }
+        let id = try alice.id(["add", "Budget"])
+        try alice.run(["sync"])
+        try mallory.run(["sync"])
+        #expect(try alice.run(["news"]).status == 0, "alice has looked")
+        try mallory.run(["edit", id, "--title", "Budget (cut by half)"])
+        try mallory.run(["sync"])
+        try alice.run(["add", "Her own"])
+        try alice.run(["sync"])
+        let waiting = try alice.run(["list"]).stdout
+        #expect(waiting.contains("1 change by others"), "\(waiting)")
+        let news = try alice.run(["news", "--color", "never"]).stdout
+        #expect(news.contains("Budget (cut by half)"), "\(news)")
+        #expect(!news.contains("Her own"), "her own change, made here, is no news: \(news)")
+    }
 }

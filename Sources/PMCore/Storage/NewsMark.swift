@@ -73,32 +73,27 @@ public struct News: Sendable {
 }
 
 extension EventLogFile {
-    /// The bytes pm writes for an event's author `user` (`"by":"NAME"`): a
-    /// title or a field holding those words has its quotes escaped, so only
-    /// the author key matches.
-    static func authorNeedle(_ user: String) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.string(user)
-        return Array("\"by\":".utf8) + writer.bytes
-    }
-
-    /// What others than `user` changed since `mark`, read from the mark to
-    /// the end; without a usable mark (none, or a log shorter than it or
-    /// not ending a line there: replaced since), the `newest` last events.
-    /// `current` is where the log stands (its events and bytes), for a new mark.
-    public func news(since mark: NewsMark?, user: String, newest: Int, current: NewsMark) throws -> News {
+    /// What other copies than this one (its replicas `mine`) changed since
+    /// `mark`, read from the mark to the end; without a usable mark (none,
+    /// or a log shorter than it or not ending a line there: replaced
+    /// since), the `newest` last events. `current` is where the log stands
+    /// (its events and bytes), for a new mark. By replica, not by name: a
+    /// change signed with another's key that names this user as its author
+    /// is news to them (issue 43, item 9), not hidden as their own.
+    public func news(since mark: NewsMark?, mine: Set<TaskID>, newest: Int, current: NewsMark) throws -> News {
         if let mark, let tail = try? read(after: LogPosition(events: mark.events, length: mark.length)) {
-            let others = tail.events.filter { $0.author != user && HistoryEvent($0) != nil }
+            let others = tail.events.filter { !mine.contains($0.replica) && HistoryEvent($0) != nil }
             return News(events: others, end: NewsMark(events: mark.events + tail.events.count, length: tail.end), sinceMark: true)
         }
-        let recent = try readNewest(newest).reversed().filter { $0.author != user && HistoryEvent($0) != nil }
+        let recent = try readNewest(newest).reversed().filter { !mine.contains($0.replica) && HistoryEvent($0) != nil }
         return News(events: recent, end: current, sinceMark: false)
     }
 
-    /// How many changes by others than `user` arrived after `mark`, reading
-    /// at most `limit` bytes: nil when the mark does not fit the log, and
-    /// whether the count is whole (else: at least that many).
-    public func othersWaiting(since mark: NewsMark, user: String, limit: Int) throws -> (count: Int, whole: Bool)? {
+    /// How many changes from other copies than this one (its replicas
+    /// `mine`) arrived after `mark`, reading at most `limit` bytes: nil when
+    /// the mark does not fit the log, and whether the count is whole (else:
+    /// at least that many).
+    public func othersWaiting(since mark: NewsMark, mine: Set<TaskID>, limit: Int) throws -> (count: Int, whole: Bool)? {
         guard let descriptor = try? fileSystem.openForReading(path) else { return mark.length == 0 ? (0, true) : nil }
         defer { try? fileSystem.close(descriptor) }
         let status = try fileSystem.descriptorStatus(descriptor)
@@ -109,14 +104,14 @@ extension EventLogFile {
         let from = max(0, mark.length - 1)
         let bytes = try fileSystem.read(descriptor, at: from, count: min(size - from, limit))
         guard mark.length == 0 || bytes.first == 0x0A else { return nil }
-        let own = Self.authorNeedle(user)
+        let own = mine.map { Array("\"replica\":\"\($0.rawValue)\"".utf8) }
         let record = Array("\"kind\":\"\(Event.boardKind)\"".utf8)
         var count = 0
         bytes.withUnsafeBufferPointer { buffer in
             var start = mark.length == 0 ? 0 : 1
             while start < buffer.count, let end = buffer[start...].firstIndex(of: 0x0A) {
                 let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
-                if !Self.contains(line, own) && !Self.contains(line, record) { count += 1 }
+                if !own.contains(where: { Self.contains(line, $0) }) && !Self.contains(line, record) { count += 1 }
                 start = end + 1
             }
         }
