@@ -11,6 +11,8 @@
 # VERSION is what `pm --version` of the binary built here says (its one
 # source is Sources/PMCLI/Version.swift). PM_BINARY=path skips the build.
 set -eu
+# What is packed has the modes pm gives it, whatever the caller's umask.
+umask 022
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 binary=${PM_BINARY:-$(sh Resources/release-build.sh)}

@@ -143,10 +143,15 @@ enum ErrorReport {
             return (lines, .refused)
         case .stateCorrupt(let path, let line?, let column?, let reason?, let file):
             let key: L10nKey =
-                file == .reminderLog
-                ? .errorReminderLogCorrupt : file == .syncState ? .errorSyncStateCorruptAt : .errorStateCorruptAt
+                switch file {
+                case .reminderLog: .errorReminderLogCorrupt
+                case .syncState: .errorSyncStateCorruptAt
+                case .newsMark: .errorNewsMarkCorruptAt
+                default: .errorStateCorruptAt
+                }
             return ([l.string(key, safe(path), .number(line), .number(column), .text(describe(reason, l)))], .badData)
-        case .stateCorrupt(let path, _, _, _, _): return ([l.string(.errorStateCorrupt, safe(path))], .badData)
+        case .stateCorrupt(let path, _, _, _, let file):
+            return ([l.string(file == .newsMark ? .errorNewsMarkCorrupt : .errorStateCorrupt, safe(path))], .badData)
         case .importRefused(let path, let line?, let column?, let problem):
             let why = MessageArgument.text(describe(problem, l))
             return ([l.string(.errorImportRefusedAt, safe(path), .number(line), .number(column), why)], .badData)
@@ -166,7 +171,10 @@ enum ErrorReport {
     static func character(_ scalar: Unicode.Scalar, _ l: Localizer) -> String {
         switch scalar {
         case "\t": return l.string(.charTab)
-        case "\n", "\r", "\u{2028}", "\u{2029}", "\u{85}": return l.string(.charLineBreak)
+        case "\n": return l.string(.charLineBreak)
+        // Not "a line break": a body takes those, and a message saying it
+        // cannot hold one while they are fine reads as nonsense.
+        case "\r": return l.string(.charCarriageReturn)
         case "\u{1B}": return l.string(.charEscape)
         default:
             let hex = String(scalar.value, radix: 16, uppercase: true)

@@ -637,3 +637,55 @@ enum Assignees {
         #expect((seconds ?? 999) < 100, "it did not wait out the lock: \(text)")
     }
 }
+
+/// Small things a careful user met (issue 43, item 16).
+@Suite struct SmallFaultTests {
+    @Test func aReadOnlyFileIsNotReplacedByAnExport() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Talk", "--due", "2026-12-01"])
+        let path = pm.home.file("kept.ics")
+        try "mine\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let run = try pm.run(["export", "ics", "--output", path])
+        #expect(run.status == 74 && run.stderr.contains("permission denied"), "\(run.status) \(run.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine\n")
+    }
+
+    @Test func aCarriageReturnInABodyIsNamedAsOne() throws {
+        let pm = PMBinary()
+        let run = try pm.run(["add", "Notes", "--body", "\rhello"])
+        #expect(run.status == 64 && run.stderr.contains("carriage return"), "\(run.stderr)")
+        #expect(!run.stderr.contains("cannot hold a line break"), "\(run.stderr)")
+    }
+
+    @Test func aNameThatReadsAsAnOptionIsRefused() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Card"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = pm.boardBytes()
+        for arguments in [["add", "Other", "--to=-x"], ["assign", id, "--", "-x"]] {
+            let run = try pm.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains("-x"), "\(arguments): \(run.stderr)")
+        }
+        #expect(pm.boardBytes() == before)
+    }
+
+    @Test func aDamagedOrHugeNewsMarkIsCalledWhatItIs() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Card"])
+        #expect(try pm.run(["news"]).status == 0)
+        let state = pm.home.file(".local/state/pm")
+        let mark = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: state).first { $0.hasPrefix("news-") })
+        let path = state + "/" + mark
+        try "{\"events\": x}".write(toFile: path, atomically: true, encoding: .utf8)
+        let damaged = try pm.run(["news"])
+        #expect(damaged.status == 65 && damaged.stderr.contains("pm news"), "\(damaged.stderr)")
+        #expect(!damaged.stderr.contains("undo"), "\(damaged.stderr)")
+        // A gigabyte put there (sparse) is refused without reading it.
+        #expect(truncate(path, 1 << 30) == 0)
+        let huge = try pm.run(["news"])
+        #expect(huge.status == 65 && huge.stderr.contains("pm news"), "\(huge.stderr)")
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try pm.run(["news"]).status == 0, "deleted, news starts afresh")
+    }
+}

@@ -48,6 +48,8 @@ public enum Assignees {
         guard !name.unicodeScalars.contains(where: \.properties.isDefaultIgnorableCodePoint) else {
             throw PMError.badAssignee(typed)
         }
+        // `-x` reads as an option: nobody could take it away without `--`.
+        guard !name.hasPrefix("-") else { throw PMError.badAssignee(typed) }
         return name
     }
 

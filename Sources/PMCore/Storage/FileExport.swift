@@ -23,6 +23,10 @@ public enum FileExport {
                 throw PMError.saveFailed(path: path, error, file: .output)
             }
         case .regular?, nil:
+            // A file made read-only is kept, even from root, who may replace it.
+            if let status, status.mode & 0o222 == 0 {
+                throw PMError.saveFailed(path: path, SystemCallError(call: "open", code: 13), file: .output)  // EACCES
+            }
             let store = BoardStore(path: path, fileSystem: fileSystem, sleep: { _ in })
             var atomic = AtomicFileWriter(fileSystem: fileSystem)
             atomic.role = .output

@@ -25,6 +25,11 @@ public struct NewsMark: Equatable, Sendable {
     public static func load(_ path: String, fileSystem: FileSystem = PosixFileSystem()) throws -> NewsMark? {
         let bytes: [UInt8]
         do {
+            // A mark is two numbers: one far larger (a gigabyte put there)
+            // is not read whole to say so.
+            if let status = try fileSystem.linkStatus(path), status.kind == .regular, status.size > 4096 {
+                throw PMError.stateCorrupt(path: path, line: nil, column: nil, reason: nil, file: .newsMark)
+            }
             bytes = try fileSystem.readFileNoFollow(path)
         } catch let error as SystemCallError {
             switch error.code {
