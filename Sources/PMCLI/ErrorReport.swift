@@ -84,7 +84,9 @@ enum ErrorReport {
             }
             return ([message, l.string(.errorBoardCorruptHint)], .badData)
         case .logCorrupt(let path, let line, let column, let reason):
-            let message = l.string(.errorLogCorrupt, safe(path), .number(line), .number(column), .text(describe(reason, l)))
+            // A log's line, not the file, is what is empty there.
+            let why = reason == .empty ? l.string(.corruptEmptyLine) : describe(reason, l)
+            let message = l.string(.errorLogCorrupt, safe(path), .number(line), .number(column), .text(why))
             return ([message, l.string(.errorBoardCorruptHint)], .badData)
         case .otherBoard(let path, let found, let expected):
             return ([l.string(.errorOtherBoard, safe(path), .text(found.rawValue), .text(expected.rawValue))], .badData)
@@ -227,6 +229,10 @@ enum ErrorReport {
         case ENOSPC, EDQUOT: return l.string(.ioNoSpace)
         case EROFS: return l.string(.ioReadOnly)
         case EISDIR: return l.string(.ioIsDirectory)
+        case EIO: return l.string(.ioDeviceFailed)
+        case EBADF: return l.string(.ioNotOpen)
+        case ENAMETOOLONG: return l.string(.ioNameTooLong)
+        case ELOOP: return l.string(.ioTooManyLinks)
         default: return l.string(.ioUnknown, .number(Int(error.code)))
         }
     }

@@ -688,4 +688,33 @@ enum Assignees {
         try FileManager.default.removeItem(atPath: path)
         #expect(try pm.run(["news"]).status == 0, "deleted, news starts afresh")
     }
+
+    @Test func anEmptyLineInTheLogIsCalledAnEmptyLine() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "One"])
+        try pm.run(["add", "Two"])
+        let log = String(pm.boardPath.dropLast(".json".count)) + ".events.jsonl"
+        var lines = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "\n")
+        lines.insert("", at: 1)
+        try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: pm.boardPath)
+        let run = try pm.run(["list"])
+        #expect(run.status == 65 && run.stderr.contains("line 2") && run.stderr.contains("the line is empty"), "\(run.stderr)")
+    }
+
+    @Test func aClosedInputIsSaidInWords() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", "\"$PM\" import csv - <&-"]
+        shell.environment = pm.environment.merging(["PM": PMBinary.path]) { _, new in new }
+        let errors = Pipe()
+        shell.standardError = errors
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 74, "\(text)")
+        #expect(text.contains("n’est pas ouvert") && !text.contains("system error"), "\(text)")
+    }
 }
