@@ -187,6 +187,7 @@ struct Sync: PMCommand {
 
     func run(in context: ProcessContext) throws {
         let target = try context.requireRemote()
+        try context.keyStore().checkSafe()
         try context.mergeConflictedCopies()
         if join || !watch {
             var joined: Int?

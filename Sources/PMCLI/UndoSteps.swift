@@ -13,6 +13,7 @@ extension ProcessContext {
     fileprivate func updateWithUndo<Result>(_ body: (inout Board, UndoState) throws -> (Result, UndoStep?)) throws -> Result {
         var pending: (store: UndoStore, stored: UndoStore.Stored)?
         var changed: (id: TaskID, tasks: [BoardTask])?
+        try keyStore().checkSafe()
         let (store, replica) = signingStore()
         try mergeConflictedCopies()
         let log = try store.eventLog()

@@ -717,4 +717,19 @@ enum Assignees {
         #expect(shell.terminationStatus == 74, "\(text)")
         #expect(text.contains("n’est pas ouvert") && !text.contains("system error"), "\(text)")
     }
+
+    /// A key file that is a link is never followed, and was quietly passed
+    /// over: every change went out unsigned. Now it is refused, and said.
+    @Test func aKeyFileThatIsALinkIsRefusedNotPassedOver() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Signed"])
+        let state = pm.home.file(".local/state/pm")
+        let key = try #require(try FileManager.default.contentsOfDirectory(atPath: state).first { $0.hasPrefix("key-") })
+        try FileManager.default.moveItem(atPath: state + "/" + key, toPath: pm.home.file("elsewhere"))
+        try FileManager.default.createSymbolicLink(atPath: state + "/" + key, withDestinationPath: pm.home.file("elsewhere"))
+        let before = pm.boardBytes()
+        let run = try pm.run(["add", "Unsigned?"])
+        #expect(run.status == 74 && run.stderr.contains(key), "\(run.stderr)")
+        #expect(pm.boardBytes() == before)
+    }
 }

@@ -24,6 +24,15 @@ public struct ReplicaKeyStore: Sendable {
         self.fileSystem = fileSystem
     }
 
+    /// Throws ``PMError/unsafeFile(path:)`` when something other than a
+    /// file is where the key belongs (a link: it is never followed): the
+    /// copy would sign nothing, and say nothing of it (issue 43, item 16).
+    public func checkSafe() throws {
+        if let status = try? fileSystem.linkStatus(path), status.kind != .regular {
+            throw PMError.unsafeFile(path: path)
+        }
+    }
+
     /// The signer, when this copy has a key; nil when it has none yet or its
     /// file is not a key (a link, a damaged file: see ``signer(creating:)``).
     public func existing() -> EventSigner? {
