@@ -147,6 +147,10 @@ public struct FolderTransport: Transport {
                         counter += 1
                     }
                 }
+            } catch let error as SystemCallError where error.code == ENOENT && status(path + "/" + name) == nil {
+                // Another copy syncing at the same moment moved it first:
+                // what it held was read by both (issue 43, item 12).
+                continue
             } catch {
                 throw Self.failure(error, name, target: path)
             }

@@ -544,6 +544,52 @@ enum Assignees {
     }
 }
 
+/// Copies syncing at the same moment, a sync tool's conflicted copy on the
+/// remote: both read it and move it aside; the one that comes second found
+/// it gone and said "offline" (issue 43, item 12). It is no failure.
+@Suite struct SimultaneousAsideTests {
+    typealias Copy = SyncEndToEndTests.Copy
+
+    @Test func copiesSyncingAtOnceBesideAConflictedCopyAreNotOffline() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let copies = ["a", "b", "c"].map { Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
+        for copy in copies { try copy.run(["remote", "add", share]) }
+        try copies[0].run(["add", "First"])
+        for copy in copies { #expect(try copy.run(["sync"]).status == 0) }
+        var statuses: [Int32] = []
+        for round in 0..<8 {
+            try copies[round % 3].run(["add", "Round \(round)"])
+            try copies[round % 3].run(["sync"])
+            let events = RemoteEvents(folder: share + "/events")
+            for replica in events.replicas {
+                for segment in events.segments(of: replica) {
+                    try? FileManager.default.copyItem(
+                        atPath: segment, toPath: String(segment.dropLast(6)) + ".sync-conflict-2026112\(round)-ABC.jsonl")
+                }
+            }
+            let running = try copies.map { copy -> Process in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: PMBinary.path)
+                process.arguments = ["sync", "--board", copy.board]
+                process.environment = pm.environment.merging(["PM_USER": copy.user]) { _, new in new }
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                return process
+            }
+            for process in running {
+                process.waitUntilExit()
+                statuses.append(process.terminationStatus)
+            }
+        }
+        #expect(statuses.allSatisfy { $0 == 0 }, "\(statuses)")
+        for copy in copies { #expect(try copy.run(["sync"]).status == 0) }
+        #expect(copies.map(\.folded).allSatisfy { $0 == copies[0].folded })
+    }
+}
+
 /// Something that is no file where this copy writes next (issue 43, item
 /// 12): a folder planted at its next segment's name made every sync say
 /// "offline" (exit 75) while the remote answered. It is moved aside and
