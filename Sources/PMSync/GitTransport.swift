@@ -152,15 +152,40 @@ public struct GitTransport: Transport {
         GitProcesses.removeTree(aside)
     }
 
+    /// The bytes a fetch has written into the clone so far (the pack it
+    /// receives, `tmp_pack_…`, grows as the data comes): a large object
+    /// arrives for seconds without a word from git, and is no silence of
+    /// the network (issue 43, item 12: a 300 MB object was "offline" at 4 s,
+    /// every time).
+    static func received(in cache: String) -> Int {
+        var total = 0
+        for folder in [cache + "/.git/objects/pack", cache + "/.git/objects"] {
+            guard let directory = opendir(folder) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard !name.hasPrefix(".") else { continue }
+                var info = stat()
+                if lstat(folder + "/" + name, &info) == 0 {
+                    total &+= (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : Int(info.st_mtim.tv_nsec & 0xFFFF)
+                }
+            }
+        }
+        return total
+    }
+
     private func fetchOnce() throws -> RemoteSnapshot {
         try prepare()
         let remoteRef = "refs/remotes/pm/" + RemoteTarget.branch
         let fetched = try runner.run(
             "git",
             ["--git-dir=" + cache + "/.git", "--work-tree=" + cache] + SealedGit.configuration + [
+                // A pack kept as it comes (never unpacked at the end): it
+                // grows in the clone while it arrives, and stays packed.
+                "-c", "fetch.unpackLimit=1", "-c", "transfer.unpackLimit=1",
                 "fetch", "--progress", "--no-tags", "--no-recurse-submodules", "--", url,
                 "+refs/heads/\(RemoteTarget.branch):\(remoteRef)",
-            ], in: cache, timeout: transferLimit, idle: fetchTimeout)
+            ], in: cache, timeout: transferLimit, idle: fetchTimeout, progress: { Self.received(in: cache) })
         if fetched.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         if fetched.status != 0 {
             guard fetched.errors.contains("couldn't find remote ref") else {

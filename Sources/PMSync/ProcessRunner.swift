@@ -24,9 +24,14 @@ struct ProcessRunner: Sendable {
 
     /// Runs `executable` (looked up on the child's PATH) with `arguments`;
     /// kills it after `timeout` seconds, or after `idle` seconds in which it
-    /// wrote nothing (a transfer that makes progress may take its time).
+    /// wrote nothing, used no processor time (it and every process it
+    /// started: a local git server packing a large object for seconds) and
+    /// `progress` (a measure of its work: the bytes it has received so far)
+    /// did not change — a transfer that makes progress may take its time,
+    /// whether or not it says so.
     func run(
-        _ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Double, idle: Double? = nil
+        _ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Double, idle: Double? = nil,
+        progress: (() -> Int)? = nil
     ) throws -> Result {
         let out = try Self.scratchFile()
         defer { _ = close(out) }
@@ -73,6 +78,9 @@ struct ProcessRunner: Sendable {
         var status: Int32 = 0
         var written = Self.size(out) + Self.size(err)
         var lastProgress = Self.seconds()
+        var measured = progress?()
+        var lastMeasure = lastProgress
+        var working = Self.processorTicks(ofGroup: pid)
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
@@ -81,6 +89,15 @@ struct ProcessRunner: Sendable {
             if idle != nil {
                 let size = Self.size(out) + Self.size(err)
                 if size != written { (written, lastProgress) = (size, now) }
+                if now - lastMeasure >= 0.25 {
+                    lastMeasure = now
+                    let value = progress?()
+                    if value != measured { (measured, lastProgress) = (value, now) }
+                    // Busy is not silent: a process waiting on a network uses none.
+                    let ticks = Self.processorTicks(ofGroup: pid)
+                    if ticks > working + 2 { lastProgress = now }
+                    working = ticks
+                }
             }
             if now > deadline || idle.map({ now - lastProgress > $0 }) == true {
                 timedOut = true
@@ -125,6 +142,30 @@ struct ProcessRunner: Sendable {
     private static func size(_ descriptor: Int32) -> Int {
         var info = stat()
         return fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// The processor time (clock ticks, user and system) of every process
+    /// in process group `group` (as ``run`` starts each command: its own group).
+    static func processorTicks(ofGroup group: pid_t) -> Int {
+        guard let directory = opendir("/proc") else { return 0 }
+        defer { closedir(directory) }
+        var total = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), getpgid(pid) == group else { continue }
+            let descriptor = open("/proc/\(name)/stat", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            let count = read(descriptor, &buffer, buffer.count)
+            close(descriptor)
+            guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { continue }
+            // After the command: state (0), …, utime (11), stime (12).
+            let fields = buffer[(close + 2)..<count].split(separator: UInt8(ascii: " "))
+            guard fields.count > 12 else { continue }
+            total +=
+                (Int(String(decoding: fields[11], as: UTF8.self)) ?? 0) + (Int(String(decoding: fields[12], as: UTF8.self)) ?? 0)
+        }
+        return total
     }
 
     static func seconds() -> Double {

@@ -779,3 +779,40 @@ enum Assignees {
         #expect(pm.boardBytes() == before)
     }
 }
+
+/// A large object on a git remote (issue 43, item 12): its server packs it
+/// for seconds before a byte arrives, and git says nothing meanwhile; every
+/// sync was "offline" at the 4 s idle limit, never progressing. Work on
+/// this machine (a local server's processor time, a pack that grows) is
+/// progress, not silence.
+@Suite struct LargeObjectTests {
+    @Test func aLargeObjectOnTheRemoteIsFetchedNotCalledOffline() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let bare = pm.home.file("team.git")
+        _ = try runGit(["init", "-q", "--bare", bare])
+        let lead = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("lead/board.json"), user: "lead")
+        try lead.run(["add", "Before the big file"])
+        #expect(try lead.run(["remote", "add", bare]).status == 0)
+        #expect(try lead.run(["sync"]).status == 0)
+        // 300 MB that no compression shrinks, on the board's branch.
+        let work = pm.home.file("work")
+        _ = try runGit(["clone", "-q", "-b", "pm-board", bare, work])
+        let big = FileManager.default.createFile(atPath: work + "/big.bin", contents: nil)
+        #expect(big)
+        let handle = try #require(FileHandle(forWritingAtPath: work + "/big.bin"))
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        for _ in 0..<300 { handle.write(random.readData(ofLength: 1 << 20)) }
+        try handle.close()
+        try random.close()
+        #expect(try runGit(["-C", work, "add", "big.bin"]).0 == 0)
+        #expect(try runGit(["-C", work, "commit", "-q", "-m", "big"]).0 == 0)
+        #expect(try runGit(["-C", work, "push", "-q", "origin", "pm-board"]).0 == 0)
+        try FileManager.default.removeItem(atPath: work)
+        let newcomer = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("new/board.json"), user: "new")
+        #expect(try newcomer.run(["remote", "add", bare]).status == 0)
+        let sync = try newcomer.run(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("received: 1"), "\(sync.status): \(sync.stdout)\(sync.stderr)")
+        #expect(try newcomer.run(["list", "--json"]).stdout.contains("Before the big file"))
+    }
+}
