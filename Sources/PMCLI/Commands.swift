@@ -58,7 +58,10 @@ extension ProcessContext {
 
     /// The replicas this user's copy of the board writes as: its signing
     /// key's and the one before keys. What they made is no news here.
-    var ownReplicas: Set<TaskID> { [replica, formerReplica] }
+    var ownReplicas: Set<TaskID> {
+        let synced = ((try? syncState().load())?.replicas ?? []).compactMap(TaskID.init)
+        return Set([replica, formerReplica] + synced)
+    }
 
     /// The name-based id this copy had before it signed its events: what it
     /// made under it is still its own to publish.

@@ -85,7 +85,7 @@ extension ProcessContext {
         let (store, replica) = signing ? signingStore() : (store(), replica)
         return Syncer(
             store: store, state: syncState(), transport: transport(for: target), replica: replica,
-            former: replica == formerReplica ? [] : [formerReplica],
+            former: Array(ownReplicas.subtracting([replica])).sorted(),
             now: {
                 let date = env.now()
                 return (Int64(date.timeIntervalSince1970 * 1000), Timestamp.string(from: date))

@@ -101,6 +101,7 @@ public struct Syncer: Sendable {
                     saved.segments = segments
                     saved.sizes = sizes
                     saved.publishing = nil
+                    if !saved.replicas.contains(replica.rawValue) { saved.replicas.append(replica.rawValue) }
                     try state.save(saved)
                     return report
                 } catch SyncError.rejected {

@@ -778,6 +778,29 @@ enum Assignees {
         #expect(run.status == 74 && run.stderr.contains(key), "\(run.stderr)")
         #expect(pm.boardBytes() == before)
     }
+
+    /// A damaged key makes a new one (a new replica); what the old one made
+    /// and never sent is still this copy's own: "sent", not "passed on".
+    @Test func aDamagedKeysUnsentChangesAreSentAsOnesOwn() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let me = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("me/board.json"), user: "me")
+        let mate = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("mate/board.json"), user: "mate")
+        for copy in [me, mate] { try copy.run(["remote", "add", share]) }
+        try me.run(["add", "Synced"])
+        #expect(try me.run(["sync"]).status == 0)
+        for n in 1...3 { try me.run(["add", "Unsent \(n)"]) }
+        let state = pm.home.file(".local/state/pm")
+        let key = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: state).first { $0.hasPrefix("key-") && $0.hasSuffix("-me") })
+        try "damaged\n".write(toFile: state + "/" + key, atomically: true, encoding: .utf8)
+        try me.run(["add", "After the damage"])
+        let sync = try me.run(["sync"])
+        #expect(sync.status == 0 && sync.stdout.contains("sent: 4"), "\(sync.stdout)")
+        #expect(!sync.stdout.contains("Passed on"), "\(sync.stdout)")
+        #expect(try mate.run(["sync"]).stdout.contains("received: 5"))
+    }
 }
 
 /// A large object on a git remote (issue 43, item 12): its server packs it

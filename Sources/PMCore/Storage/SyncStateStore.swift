@@ -40,6 +40,10 @@ public struct SyncState: Equatable, Sendable {
     /// its files reached the remote (a push that landed) is known for what
     /// it was, so the changes it sent are not counted as waiting.
     public var publishing: Publishing?
+    /// The replicas this copy has synced as (one per signing key it had):
+    /// a key lost or damaged makes a new replica, and what the old one made
+    /// and never sent is still this copy's own to send, not "passed on".
+    public var replicas: [String] = []
 
     public init(remote: String? = nil) { self.remote = remote }
 
@@ -120,6 +124,12 @@ public struct SyncStateStore: Sendable {
                 case "sizes":
                     try reader.readObject { key, reader in state.sizes[key] = max(0, try reader.readInt(field: "sizes")) }
                 case "publishing": state.publishing = try Self.readPublishing(&reader)
+                case "replicas":
+                    guard case .array(let ids) = try reader.readValue() else { throw reader.failure() }
+                    state.replicas = ids.compactMap { value in
+                        guard case .string(let text) = value, TaskID(text) != nil else { return nil }
+                        return text
+                    }
                 default: _ = try reader.readValue()
                 }
             }
@@ -162,6 +172,10 @@ public struct SyncStateStore: Sendable {
                         writer.object(members.sorted { $0.0 < $1.0 }, level: 1)
                     }
                 ))
+        }
+        if !state.replicas.isEmpty {
+            let ids = state.replicas.sorted()
+            fields.append(("replicas", { w in w.array(count: ids.count, level: 1) { $0.string(ids[$1]) } }))
         }
         if let lastSync = state.lastSync { fields.append(("lastSync", { $0.string(lastSync) })) }
         if let lastAttempt = state.lastAttempt { fields.append(("lastAttempt", { $0.string(lastAttempt) })) }
