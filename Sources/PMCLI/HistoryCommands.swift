@@ -162,7 +162,8 @@ struct HistoryView {
         var assigned: [String] = []
         var unassigned: [String] = []
         var sentences: [String] = event.changes.compactMap { change in
-            if let name = Assignees.name(ofField: change.field), change.from != change.to {
+            // (A name assigned again, already shown, is assigned all the same.)
+            if let name = Assignees.name(ofField: change.field), change.from != change.to || change.to == .bool(true) {
                 if change.to == .bool(true) {
                     assigned.append(TextSafety.escaped(name))
                 } else {

@@ -50,18 +50,29 @@ import Testing
         #expect(show.contains("ana, ji-woo, lee"), "\(show)")
     }
 
-    @Test func unassigningSomeoneNotAssignedOrTakingTwiceChangesNothing() throws {
+    /// Unassigning someone not assigned changes nothing and writes nothing.
+    /// Taking (or assigning) a name already shown is written all the same
+    /// (issue 43): an unassignment made elsewhere at the same moment, which
+    /// did not see it, must not win — add wins.
+    @Test func unassigningSomeoneNotAssignedChangesNothingAndTakingTwiceIsRecorded() throws {
         let pm = PMBinary()
         let id = try pm.run(["add", "Report"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try pm.run(["take", id])
-        let log = try String(contentsOfFile: String(pm.boardPath.dropLast(5)) + ".events.jsonl", encoding: .utf8)
-        for arguments in [["take", id], ["unassign", id, "lee"], ["assign", id, "ji-woo"]] {
+        let path = String(pm.boardPath.dropLast(5)) + ".events.jsonl"
+        let log = try String(contentsOfFile: path, encoding: .utf8)
+        let unassign = try pm.run(["unassign", id, "lee"])
+        #expect(unassign.status == 0)
+        #expect(unassign.stdout == "Nothing changed: 'Report' already had those values.\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == log, "a change of nothing writes nothing")
+        for arguments in [["take", id], ["assign", id, "ji-woo"]] {
             let run = try pm.run(arguments)
             #expect(run.status == 0)
-            #expect(run.stdout == "Nothing changed: 'Report' already had those values.\n", "\(arguments)")
+            #expect(run.stdout == "Assigned 'Report' to ji-woo.\n", "\(arguments): \(run.stdout)")
         }
-        let after = try String(contentsOfFile: String(pm.boardPath.dropLast(5)) + ".events.jsonl", encoding: .utf8)
-        #expect(after == log, "a change of nothing writes nothing")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == log.split(separator: "\n").count + 2, "each assignment again is one change")
+        let shown = try pm.run(["show", id, "--json"]).stdout
+        #expect(shown.contains("\"ji-woo\""))
     }
 
     @Test(arguments: languages) func badNamesAreRefusedAndNothingIsWritten(language: String) throws {

@@ -839,3 +839,31 @@ enum Assignees {
         #expect(try newcomer.run(["list", "--json"]).stdout.contains("Before the big file"))
     }
 }
+
+/// Add wins, even for a name already shown (issue 43, item 16): assigning
+/// it again wrote nothing, so a colleague's unassignment made at the same
+/// time took it away.
+@Suite struct AssignAgainTests {
+    typealias Copy = SyncEndToEndTests.Copy
+
+    @Test func assigningANameAlreadyShownWinsOverAConcurrentUnassignment() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let ana = Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
+        let ben = Copy(pm: pm, board: pm.home.file("ben/board.json"), user: "ben")
+        for copy in [ana, ben] { try copy.run(["remote", "add", share]) }
+        let id = try ana.id(["add", "Card", "--to", "carol"])
+        try ana.run(["sync"])
+        try ben.run(["sync"])
+        let again = try ana.run(["assign", id, "carol"])
+        #expect(again.status == 0 && again.stdout.contains("Assigned"), "\(again.stdout)")
+        #expect(try ben.run(["unassign", id, "carol"]).status == 0)
+        for copy in [ana, ben, ana] { #expect(try copy.run(["sync"]).status == 0) }
+        for copy in [ana, ben] {
+            let shown = try copy.run(["show", id, "--json"]).stdout
+            #expect(shown.contains("\"carol\""), "\(copy.user): \(shown)")
+        }
+        #expect(ana.folded == ben.folded)
+    }
+}

@@ -92,8 +92,12 @@ extension Board {
         let before = tasks[index]
         var names = Set(before.assignees)
         var changes: [FieldChange] = []
-        for name in try adding.map(Assignees.validName) where names.insert(name).inserted {
-            changes.append(FieldChange(field: Assignees.field(name), from: .bool(false), to: .bool(true)))
+        for name in try adding.map(Assignees.validName) {
+            // A name already shown is assigned again all the same: an
+            // unassignment made at the same time elsewhere, which did not
+            // see this, must not win (add wins; issue 43, item 16).
+            let added = names.insert(name).inserted
+            changes.append(FieldChange(field: Assignees.field(name), from: .bool(!added), to: .bool(true)))
         }
         for name in try removing.map(Assignees.keptName) where names.remove(name) != nil {
             changes.append(FieldChange(field: Assignees.field(name), from: .bool(true), to: .bool(false)))

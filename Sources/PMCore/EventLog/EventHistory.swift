@@ -83,6 +83,16 @@ extension Event {
                 // another change replaces every value the author saw.
                 for head in old.heads[name] ?? [] where !compensates || head.value == was { saw.insert(head.event) }
             }
+            // A name assigned again (already shown): written all the same,
+            // replacing what its author saw, so that an unassignment made
+            // concurrently does not take it away (add wins).
+            for change in entry.changes
+            where change.from == .bool(true) && change.to == .bool(true) && fields[change.field] == nil
+                && Assignees.name(ofField: change.field) != nil
+            {
+                fields[change.field] = FieldChangeValues(new: .bool(true), old: .bool(true))
+                for head in old.heads[change.field] ?? [] { saw.insert(head.event) }
+            }
             seen = saw
             kind = fields["state"] == nil ? .edited : .moved
         case (nil, nil):
