@@ -342,7 +342,13 @@ public struct Syncer: Sendable {
             }
         }
         let position = LogPosition(events: saved.syncedEvents, length: saved.syncedLength)
-        return try store.eventList(after: position).filter { own.contains($0.replica) }.count
+        // This copy's own changes, and others' that reached it by a side
+        // path since (pm merge, a conflicted copy): the next sync passes
+        // those on (signed ones: only they can be), so they wait too
+        // (issue 43, item 16: status said 0 while a sync passed on 2).
+        return try store.eventList(after: position).filter {
+            own.contains($0.replica) || ($0.seal != nil && $0.recordedBoard == nil)
+        }.count
     }
 }
 

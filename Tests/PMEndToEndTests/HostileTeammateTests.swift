@@ -801,6 +801,28 @@ enum Assignees {
         #expect(!sync.stdout.contains("Passed on"), "\(sync.stdout)")
         #expect(try mate.run(["sync"]).stdout.contains("received: 5"))
     }
+
+    /// What a sync will pass on (a teammate's changes merged by hand) waits
+    /// too: `pm status` said 0 while the next sync passed on 2.
+    @Test func statusCountsWhatTheNextSyncPassesOn() throws {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let ana = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
+        let ben = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("ben/board.json"), user: "ben")
+        for copy in [ana, ben] { try copy.run(["remote", "add", share]) }
+        try ana.run(["add", "First"])
+        try ana.run(["sync"])
+        try ben.run(["sync"])
+        try ben.run(["add", "One"])
+        try ben.run(["add", "Two"])
+        #expect(try ana.run(["merge", ben.board]).status == 0)
+        let status = try ana.run(["status", "--json"]).stdout
+        #expect(status.contains("\"waiting\": 2"), "\(status)")
+        let sync = try ana.run(["sync"])
+        #expect(sync.stdout.contains("Passed on 2"), "\(sync.stdout)")
+        #expect(try ana.run(["status", "--json"]).stdout.contains("\"waiting\": 0"))
+    }
 }
 
 /// A large object on a git remote (issue 43, item 12): its server packs it
