@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 scratch=.build-release
 flags="-c release --static-swift-stdlib --scratch-path $scratch -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld"
 command -v valgrind >/dev/null || {
+  # Said, never done silently: a packager must know what a script installs.
+  echo "release-build.sh: valgrind is missing; installing it with apt-get (Resources/link-order.sh runs pm under callgrind to lay out its code). Install it yourself to skip this." >&2
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
 }
 # shellcheck disable=SC2086
