@@ -136,11 +136,26 @@ public enum PMMain {
         exit(0)
     }
 
-    /// Says once, on standard error, that the system has no ICU, when this
-    /// command needed it (never for commands that did not).
+    /// Says on standard error that the system has no ICU, when this command
+    /// needed it (never for commands that did not): once per person, the
+    /// first time (remembered in the state folder), naming the package that
+    /// brings it on this system when pm knows it (issue 44, item 8).
     static func noteMissingICU() {
         guard ICULibrary.wasNeededAndMissing else { return }
-        Output().errorLine(ProcessContext.localizer.string(.messageIcuMissing))
+        let variables = ProcessContext.variables
+        let home = ProcessContext.nonEmpty(variables["HOME"]) ?? "/"
+        let state = (ProcessContext.absolute(variables["XDG_STATE_HOME"]) ?? home + "/.local/state") + "/pm"
+        let user = ProcessContext.nonEmpty(variables["PM_USER"]) ?? ProcessContext.nonEmpty(variables["USER"]) ?? "unknown"
+        let mark = NoticeMark(stateDirectory: state, user: user, name: "icu")
+        guard !mark.given else { return }
+        let l = ProcessContext.localizer
+        let release = (try? PosixFileSystem().readFile("/etc/os-release")) ?? []
+        if let package = NoticeMark.icuPackage(osRelease: release) {
+            Output().errorLine(l.string(.messageIcuMissingPackage, .text(package)))
+        } else {
+            Output().errorLine(l.string(.messageIcuMissing))
+        }
+        mark.remember()
     }
 
     /// Reports `error` in the reader's language and exits with its code.

@@ -368,6 +368,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case messageNewBoard = "message.newBoard"
     case messageNoBoardYet = "message.noBoardYet"
     case messageIcuMissing = "message.icuMissing"
+    case messageIcuMissingPackage = "message.icuMissingPackage"
     case manTitle = "man.title"
     case manHeadingName = "man.heading.name"
     case manHeadingSynopsis = "man.heading.synopsis"

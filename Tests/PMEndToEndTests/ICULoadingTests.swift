@@ -59,9 +59,32 @@ import Testing
         // The same cards, with the same columns lined up (Hangul takes two cells).
         #expect(full.stdout.split(separator: "\n").count == invariant.stdout.split(separator: "\n").count)
         #expect(invariant.stdout.contains("회의 준비"))
+        // Once per person: the next command without ICU says nothing more.
+        let again = try pm.run(["list"], ["PM_ICU_LIBRARY_PATH": Self.noICU.path])
+        #expect(again.stdout == invariant.stdout && again.stderr.isEmpty, "\(again.stderr)")
         // Asked for on purpose, the invariant mode is quiet.
         let chosen = try pm.run(["list"], ["PM_ICU_VERSION": "none"])
         #expect(chosen.stdout == invariant.stdout && chosen.stderr.isEmpty)
+    }
+
+    /// The package named is this system's, from /etc/os-release.
+    @Test func theNoticeNamesThisSystemsPackage() throws {
+        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let expected: String? =
+            release.contains("ID=debian") && release.contains("VERSION_ID=\"12\"")
+            ? "libicu72" : release.contains("ID=debian") && release.contains("VERSION_ID=\"13\"") ? "libicu76" : nil
+        let pm = try board("en_US.UTF-8")
+        let run = try pm.run(["list"], ["PM_ICU_LIBRARY_PATH": Self.noICU.path])
+        if let expected { #expect(run.stderr.contains("Install the \(expected) package"), "\(run.stderr)") }
+        #expect(run.stderr.contains("once"), "\(run.stderr)")
+    }
+
+    /// Forgets that the notice was given, for a test that wants it again.
+    static func forgetNotice(_ pm: PMBinary) {
+        let state = pm.home.file(".local/state/pm")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: state)) ?? [] where name.hasPrefix("notice-") {
+            try? FileManager.default.removeItem(atPath: state + "/" + name)
+        }
     }
 
     @Test func commandsThatFormatNothingNeverLookForICU() throws {
@@ -105,6 +128,7 @@ import Testing
         #expect(named.stdout == (try pm.run(["list"])).stdout && named.stderr.isEmpty)
         // A version the system does not have, or not a version: the invariant mode, said once.
         for version in ["9999", "seventy"] {
+            Self.forgetNotice(pm)
             let run = try pm.run(["list"], ["PM_ICU_VERSION": version])
             #expect(run.status == 0 && run.stdout.contains("2026-12-01") && run.stderr.contains("libicu"), "\(version)")
         }
