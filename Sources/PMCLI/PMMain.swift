@@ -83,6 +83,7 @@ public enum PMMain {
         {
             finish(printing: PM.fullMessage(for: error))
         }
+        if let unknown = check.unknownWordInHelp(arguments) { failUsage(arguments, found: unknown) }
         if let path = check.helpPath(arguments) { finish(printing: renderer.render(path)) }
         if arguments.contains("--version") { finish(printing: PM.fullMessage(for: error)) }
         finish(printing: renderer.render(check.path(of: arguments).path))
@@ -90,12 +91,12 @@ public enum PMMain {
 
     /// A command line ArgumentParser refused: what is wrong, in the reader's
     /// language, and how to see the command's help. Exit 64.
-    private static func failUsage(_ arguments: [String]) -> Never {
+    private static func failUsage(_ arguments: [String], found: (path: [String], problem: UsageProblem)? = nil) -> Never {
         let localizer = ProcessContext.localizer
         let root = CommandModel.load()
         let renderer = HelpRenderer(localizer: localizer, width: 80, root: root)
         let check = UsageCheck(root: root, valueLabel: renderer.valueLabel)
-        let (path, problem) = check.problem(in: arguments)
+        let (path, problem) = found.map { ($0.path, Optional($0.problem)) } ?? check.problem(in: arguments)
         let command = (["pm"] + path).joined(separator: " ")
         // Whatever was typed is shown escaped: never raw to the terminal.
         let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }

@@ -54,6 +54,21 @@ struct UsageCheck {
         return nil
     }
 
+    /// A word in a request for help that names no command (`pm help nope`,
+    /// `pm nope --help`, `pm help remote nope`): a usage error like `pm nope`,
+    /// not a help page and exit 0 (issue 44, item 19). A command's own
+    /// arguments before `--help` (`pm show ID --help`) are not looked at.
+    func unknownWordInHelp(_ arguments: [String]) -> (path: [String], problem: UsageProblem)? {
+        var words = arguments[...]
+        let asked = words.first == "help"
+        if asked { words = words.dropFirst() }
+        let (path, rest) = self.path(of: Array(words))
+        guard let command = root.descendant(path), let word = rest.first, !word.hasPrefix("-") else { return nil }
+        if !asked && command.children.isEmpty { return nil }
+        let names = command.visibleChildren.map(\.commandName).filter { $0 != "help" }
+        return (path, .unknownCommand(word, suggestion: Self.closest(word, among: names)))
+    }
+
     /// The first problem in `arguments`, and the command it concerns.
     func problem(in arguments: [String]) -> (path: [String], problem: UsageProblem?) {
         var (path, rest) = self.path(of: arguments)

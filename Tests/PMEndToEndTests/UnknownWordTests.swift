@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// A word pm does not know is a usage error wherever it is typed (issue 44,
+/// item 19): `pm nope` was refused, but `pm help nope`, `pm nope --help`
+/// and `pm help remote nope` printed a help page and exit 0.
+@Suite struct UnknownWordTests {
+    @Test(arguments: [
+        (["help", "nope"], "pm --help"), (["nope", "--help"], "pm --help"), (["help", "remote", "nope"], "pm remote --help"),
+        (["help", "list", "nope"], "pm list --help"),
+    ])
+    func anUnknownWordInAHelpRequestIsAUsageError(arguments: [String], see: String) throws {
+        for language in ["en_US.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"] {
+            let pm = PMBinary(language: language)
+            let run = try pm.run(arguments)
+            #expect(run.status == 64 && run.stdout.isEmpty, "\(arguments) \(language): \(run.status)")
+            #expect(run.stderr.contains("nope") && run.stderr.contains(see), "\(run.stderr)")
+        }
+    }
+
+    @Test func helpForWhatExistsStillWorks() throws {
+        let pm = PMBinary()
+        for arguments in [["help"], ["help", "remote"], ["remote", "--help"], ["show", "abcd", "--help"], ["help", "help"]] {
+            let run = try pm.run(arguments)
+            #expect(run.status == 0 && !run.stdout.isEmpty && run.stderr.isEmpty, "\(arguments): \(run.stderr)")
+        }
+    }
+}
