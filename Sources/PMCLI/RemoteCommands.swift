@@ -89,6 +89,20 @@ struct RemoteAdd: PMCommand {
         context.output.line(
             context.localizer.string(.remoteSet, .text(TextSafety.escaped(text)), .text(context.kindName(remote))))
         for note in notes { context.output.line(note) }
+        // A folder that holds another board: said now, with the two ways on,
+        // not only at the next sync's refusal (issue 44, item 15). (A git
+        // remote is only known once fetched: its first sync says it.)
+        if case .folder = remote, let theirs = RemoteDescription.board(inFolder: text),
+            let board = try? context.store().load(), board.id != theirs, state.lastSync == nil,
+            !board.tasks.isEmpty || board.log.events > 1
+        {
+            let beside =
+                Paths.parent(of: (try? context.store().targetPath()) ?? context.environment.boardPath) + "/team/board.json"
+            context.output.line(
+                context.localizer.plural(
+                    .remoteOtherBoard, count: board.tasks.count, .text(ShellWord.quoted(TextSafety.escaped(text))),
+                    .text(ShellWord.quoted(TextSafety.escaped(beside)))))
+        }
     }
 }
 

@@ -5,6 +5,7 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case listHeader = "list.header"
     case l10nClean = "l10n.clean"
     case listOverdue = "list.overdue"
+    case remoteOtherBoard = "remote.otherBoard"
     case syncEverySeconds = "sync.everySeconds"
     case syncEveryMilliseconds = "sync.everyMilliseconds"
     case listSummary = "list.summary"

@@ -159,7 +159,17 @@ public protocol Transport: Sendable {
 }
 
 /// `pm-board.json` at the remote's root: which board it holds.
-enum RemoteDescription {
+public enum RemoteDescription {
+    /// The board a folder remote holds, read without following a link;
+    /// nil when it holds none yet (or not a description pm reads).
+    public static func board(inFolder folder: String, files: FileSystem = PosixFileSystem()) -> TaskID? {
+        let path = folder + "/" + name
+        guard let status = (try? files.linkStatus(path)) ?? nil, status.kind == .regular, status.size <= 64 * 1024,
+            let bytes = try? files.readFileNoFollow(path)
+        else { return nil }
+        return board(in: bytes)
+    }
+
     static let name = "pm-board.json"
 
     static func bytes(board: TaskID) -> [UInt8] {

@@ -79,6 +79,31 @@ import Testing
         #expect(me.folded == lead.folded)
     }
 
+    /// `pm remote add` to a folder holding another board says so at once,
+    /// with the two ways on (issue 44, item 15): the refusal came only at
+    /// the next sync.
+    @Test(arguments: [
+        ("en_US.UTF-8", "holds another board"), ("fr_FR.UTF-8", "contient un autre tableau"), ("ko_KR.UTF-8", "다른 보드가 있습니다"),
+    ])
+    func addingAFolderThatHoldsAnotherBoardSaysSoAtOnce(language: String, words: String) throws {
+        var pm = PMBinary(language: language)
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let lead = Copy(pm: pm, board: pm.home.file("lead/board.json"), user: "camille")
+        try lead.run(["add", "Team task"])
+        #expect(try lead.run(["remote", "add", share]).status == 0)
+        #expect(try lead.run(["sync"]).status == 0)
+        let me = Copy(pm: pm, board: pm.home.file("me/board.json"), user: "지우")
+        try me.run(["add", "Mine"])
+        let add = try me.run(["remote", "add", share])
+        #expect(add.status == 0 && add.stdout.contains(words) && add.stdout.contains("pm sync --join"), "\(add.stdout)")
+        // A newcomer with nothing of their own, or the lead itself, is told nothing of the sort.
+        let newcomer = Copy(pm: pm, board: pm.home.file("new/board.json"), user: "new")
+        #expect(!(try newcomer.run(["remote", "add", share]).stdout.contains(words)))
+        #expect(!(try lead.run(["remote", "add", share]).stdout.contains(words)))
+        #expect(try me.run(["sync", "--join"]).status == 0)
+    }
+
     /// After joining, the log records the board joined: a board file lost
     /// later is made again as the team's board, and sync goes on (before,
     /// the log still named the board left: exit 65 until `--join` again).
