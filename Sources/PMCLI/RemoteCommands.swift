@@ -82,8 +82,13 @@ struct RemoteAdd: PMCommand {
             context.output.line(context.localizer.string(.remoteReplaced, .text(TextSafety.escaped(old))))
         }
         if state.remote != text || state.remoteKind != remote.kind {
+            let previous = state.remote.flatMap { $0 == text ? nil : $0 } ?? state.previousRemote
+            // (What this copy synced as stays its own, whatever the remote.)
+            let replicas = state.replicas
             state = SyncState(remote: text)
             state.remoteKind = remote.kind
+            state.previousRemote = previous
+            state.replicas = replicas
         }
         try store.save(state)
         context.output.line(

@@ -95,6 +95,7 @@ extension ProcessContext {
     /// Says what a sync did; offline is exit 75 with the changes waiting.
     func reportSync(_ body: () throws -> Syncer.Report, target: RemoteTarget) throws {
         let name = TextSafety.escaped(target.description)
+        let previous = (try? syncState().load())?.previousRemote
         do {
             let report = try body()
             if report.received > 0 { output.done = .changedBoard }
@@ -123,7 +124,14 @@ extension ProcessContext {
                 }
             }
             output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
-            if report.forwarded > 0 { output.line(localizer.plural(.syncForwarded, count: report.forwarded, .text(name))) }
+            if report.forwarded > 0 {
+                // After a change of remote, what is passed on came through the old one.
+                output.line(
+                    previous.map {
+                        localizer.plural(
+                            .syncForwardedFromPrevious, count: report.forwarded, .text(name), .text(TextSafety.escaped($0)))
+                    } ?? localizer.plural(.syncForwarded, count: report.forwarded, .text(name)))
+            }
         } catch SyncError.unreachable {
             let waiting = (try? syncer(target, signing: false).waiting()) ?? 0
             let said =

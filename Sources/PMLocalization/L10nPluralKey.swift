@@ -6,6 +6,7 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case l10nClean = "l10n.clean"
     case listOverdue = "list.overdue"
     case remoteOtherBoard = "remote.otherBoard"
+    case syncForwardedFromPrevious = "sync.forwardedFromPrevious"
     case syncEverySeconds = "sync.everySeconds"
     case syncEveryMilliseconds = "sync.everyMilliseconds"
     case listSummary = "list.summary"

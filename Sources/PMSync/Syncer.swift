@@ -102,6 +102,7 @@ public struct Syncer: Sendable {
                     saved.sizes = sizes
                     saved.publishing = nil
                     if !saved.replicas.contains(replica.rawValue) { saved.replicas.append(replica.rawValue) }
+                    saved.previousRemote = nil
                     try state.save(saved)
                     return report
                 } catch SyncError.rejected {

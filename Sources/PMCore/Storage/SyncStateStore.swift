@@ -44,6 +44,10 @@ public struct SyncState: Equatable, Sendable {
     /// a key lost or damaged makes a new replica, and what the old one made
     /// and never sent is still this copy's own to send, not "passed on".
     public var replicas: [String] = []
+    /// The remote this one replaced (`pm remote add` of another), until
+    /// the first sync with the new one: what it passes on then came
+    /// through the old remote, and is said so.
+    public var previousRemote: String?
 
     public init(remote: String? = nil) { self.remote = remote }
 
@@ -124,6 +128,7 @@ public struct SyncStateStore: Sendable {
                 case "sizes":
                     try reader.readObject { key, reader in state.sizes[key] = max(0, try reader.readInt(field: "sizes")) }
                 case "publishing": state.publishing = try Self.readPublishing(&reader)
+                case "previousRemote": state.previousRemote = try BoardDecoder.readString(&reader, field: key)
                 case "replicas":
                     guard case .array(let ids) = try reader.readValue() else { throw reader.failure() }
                     state.replicas = ids.compactMap { value in
@@ -146,6 +151,7 @@ public struct SyncStateStore: Sendable {
             ("syncedLength", { $0.raw(String(state.syncedLength)) }),
         ]
         if let remote = state.remote { fields.append(("remote", { $0.string(remote) })) }
+        if let previous = state.previousRemote { fields.append(("previousRemote", { $0.string(previous) })) }
         if let last = state.syncedLast { fields.append(("syncedLast", { $0.string(last) })) }
         if let kind = state.remoteKind { fields.append(("kind", { $0.string(kind) })) }
         if let since = state.offlineSince { fields.append(("offlineSince", { $0.string(since) })) }
