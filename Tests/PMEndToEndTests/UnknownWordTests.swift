@@ -26,3 +26,16 @@ import Testing
         }
     }
 }
+
+/// English left in Korean messages (issue 44, item 28): the placeholder a
+/// reader replaces is written in their language, as the help writes it.
+@Suite struct PlaceholderWordTests {
+    @Test func koreanMessagesNameTheTargetInKorean() throws {
+        let pm = PMBinary(language: "ko_KR.UTF-8")
+        for arguments in [["remote"], ["sync"]] {
+            let run = try pm.run(arguments)
+            let text = run.stdout + run.stderr
+            #expect(text.contains("pm remote add 대상") && !text.contains("TARGET"), "\(arguments): \(text)")
+        }
+    }
+}
