@@ -118,7 +118,7 @@ public enum PMMain {
         case .unexpectedArgument(let word): lines.append(localizer.string(.usageUnexpectedArgument, .text(command), safe(word)))
         case nil: lines.append(localizer.string(.usageNotUnderstood, .text(command)))
         }
-        lines[0] = localizer.string(.errorFormat, .text(lines[0]))
+        lines[0] = localizer.string(.errorFormat, .text(localizer.afterColon(lines[0])))
         lines.append(localizer.string(.usageSeeHelp, .text(command + " --help")))
         Output().errorLine(lines.joined(separator: "\n"))
         exit(ErrorReport.ExitStatus.usage.rawValue)
@@ -168,7 +168,8 @@ public enum PMMain {
             zone: ProcessContext.timeZone(variables["TZ"]))
         let (lines, status) = ErrorReport.describe(
             error, localizer: localizer, when: style.dateTime, formatLocale: style.formatLocale)
-        var text = localizer.string(.errorFormat, .text(lines.first ?? ""))
+        // After "pm : erreur :", French begins with a small letter (issue 44, item 21).
+        var text = localizer.string(.errorFormat, .text(localizer.afterColon(lines.first ?? "")))
         for line in lines.dropFirst() { text += "\n" + line }
         Output().errorLine(text)
         exit(status.rawValue)

@@ -65,7 +65,10 @@ public final class Localizer: Sendable {
     /// Moved 'X'…"): with its capital, or begun with a small letter where the
     /// language's typography wants it (`grammar.afterColon` = `lowercase`).
     public func afterColon(_ sentence: String) -> String {
-        guard string(.grammarAfterColon) == "lowercase", let first = sentence.first, first.isUppercase else {
+        // A word in capitals (ICU, TERM, PM_USER) is a name: kept as it is.
+        guard string(.grammarAfterColon) == "lowercase", let first = sentence.first, first.isUppercase,
+            sentence.dropFirst().first?.isLowercase == true
+        else {
             return sentence
         }
         return first.lowercased() + sentence.dropFirst()

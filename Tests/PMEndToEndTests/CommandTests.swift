@@ -137,7 +137,7 @@ import Testing
 
     @Test func errorsAreLocalizedWithTheirExitCodes() throws {
         for (language, notFound) in [
-            ("en_US.UTF-8", "No task matches 'abcd'."), ("fr_FR.UTF-8", "Aucune tâche ne correspond à « abcd »."),
+            ("en_US.UTF-8", "No task matches 'abcd'."), ("fr_FR.UTF-8", "pm : erreur : aucune tâche ne correspond à « abcd »."),
             ("ko_KR.UTF-8", "'abcd'에 해당하는 작업이 없습니다."),
         ] {
             let pm = PMBinary(language: language)

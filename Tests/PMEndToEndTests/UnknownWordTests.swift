@@ -39,3 +39,22 @@ import Testing
         }
     }
 }
+
+/// French typography after a colon (issue 44, item 21): the table's rule
+/// (`grammar.afterColon`) holds for errors too — `pm : erreur : aucune
+/// tâche…`, not `Aucune`; a word in capitals (a name) is kept.
+@Suite struct FrenchErrorCaseTests {
+    @Test func frenchErrorsBeginWithASmallLetterAfterTheColon() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        try pm.run(["add", "t"])
+        let notFound = try pm.run(["show", "abcd"])
+        #expect(notFound.stderr.hasPrefix("pm : erreur : aucune tâche"), "\(notFound.stderr)")
+        var bad = pm
+        bad.environment["PM_SYNC_INTERVAL"] = "x"
+        let variable = try bad.run(["list"])
+        #expect(variable.stderr.hasPrefix("pm : erreur : la variable"), "\(variable.stderr)")
+        // English keeps its capital.
+        let english = try PMBinary().run(["show", "abcd"])
+        #expect(english.stderr.hasPrefix("pm: error: No task"), "\(english.stderr)")
+    }
+}
