@@ -335,7 +335,8 @@ struct Status: PMCommand {
         let style = context.style(color: colors.useColor(context))
         var tasks = zip(TaskState.allCases, counts).map { "\(l.string(StateNames.key($0))) \($1)" }.joined(separator: " · ")
         if overdue > 0 { tasks += " · " + l.plural(.listOverdue, count: overdue) }
-        var remoteText = l.string(.statusNone)
+        // One word per row: it agrees with the row's noun (la cible → aucune).
+        var remoteText = l.string(.statusNoRemote)
         if let target {
             remoteText =
                 TextSafety.escaped(target.description) + " (" + context.kindName(target) + ") · "

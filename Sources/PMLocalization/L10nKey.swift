@@ -242,6 +242,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorRemoteLooksLikeOption = "error.remoteLooksLikeOption"
     case syncDone = "sync.done"
     case syncSetAside = "sync.setAside"
+    case statusNoRemote = "status.noRemote"
     case ioDeviceFailed = "io.deviceFailed"
     case ioNotOpen = "io.notOpen"
     case ioNameTooLong = "io.nameTooLong"

@@ -58,3 +58,14 @@ import Testing
         #expect(english.stderr.hasPrefix("pm: error: No task"), "\(english.stderr)")
     }
 }
+
+/// Agreement (issue 44, item 23): "Cible aucun" — the word for nothing
+/// agrees with its row's noun, feminine for la cible.
+@Suite struct StatusAgreementTests {
+    @Test func frenchStatusAgreesWithEachRow() throws {
+        let run = try PMBinary(language: "fr_FR.UTF-8").run(["status"])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("Cible") && $0.hasSuffix(" aucune") }, "\(run.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Conflits") && $0.hasSuffix(" aucun") }, "\(run.stdout)")
+    }
+}
