@@ -224,7 +224,10 @@ struct ManualPage {
         if !asciiNote.isEmpty { page.append(".if \"\\*[.T]\"ascii\" .warn 0") }
         page.append(".TH PM 1 \"\" \"pm \(PMVersion.string)\" \"\(roff(l.string(.manTitle)))\"")
         // Ragged right: justification spreads Korean words with wide gaps.
+        // No hyphenation: man's patterns are English ones, which cut French
+        // words wrongly (tra-duit) and option and column names (issue 44, item 29).
         page.append(".ad l")
+        page.append(".nh")
         if !asciiNote.isEmpty { page += [".if \"\\*[.T]\"ascii\" \\{\\", roff(asciiNote), ".ex", ".\\}"] }
         page += [
             ".SH \(roff(l.string(.manHeadingName)))",

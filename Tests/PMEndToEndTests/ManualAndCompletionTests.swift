@@ -76,6 +76,11 @@ import Testing
                 let text = line.drop { $0 == " " }
                 #expect(!(text.first.map { ":;?!»".contains($0) } ?? false), "\(path) at \(width): a line begins with \(line)")
                 #expect(!text.contains("Show subcommand") && !text.contains("subcommand"), "\(path): \(line)")
+                // Never hyphenated: man's patterns are English ones (issue 44, item 29: tra-duit, TER-MINÉ).
+                let last = text.suffix(2)
+                #expect(
+                    !(last.count == 2 && last.first!.isLetter && "-\u{2010}".contains(last.last!)),
+                    "\(path) at \(width): a word cut at \(line)")
             }
             // Sentences (not the two-column lists): no gap of two spaces inside one.
             let description = lines.drop { !$0.hasPrefix("DESCRIPTION") && !$0.hasPrefix("설명") }.dropFirst()
