@@ -343,12 +343,8 @@ enum Assignees {
     typealias Copy = SyncEndToEndTests.Copy
 
     @Test func aLogRestoredWithoutItsBoardResurrectsNothing() throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let ana = Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
-        let lee = Copy(pm: pm, board: pm.home.file("lee/board.json"), user: "lee")
-        for copy in [ana, lee] { try copy.run(["remote", "add", share]) }
+        let (pm, _, copies) = try SharedFolderBoard.make(["ana", "lee"])
+        let (ana, lee) = (copies[0], copies[1])
         let kept = try ana.id(["add", "a"])
         try ana.run(["sync"])
         let log = pm.home.file("ana/board.events.jsonl")
@@ -390,12 +386,8 @@ enum Assignees {
     }
 
     @Test func aColleaguesConflictingValueSurvivesDeleteThenUndo() throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let ana = Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
-        let lee = Copy(pm: pm, board: pm.home.file("lee/board.json"), user: "lee")
-        for copy in [ana, lee] { try copy.run(["remote", "add", share]) }
+        let (_, _, copies) = try SharedFolderBoard.make(["ana", "lee"])
+        let (ana, lee) = (copies[0], copies[1])
         let id = try ana.id(["add", "Start"])
         try ana.run(["sync"])
         try lee.run(["sync"])
@@ -599,12 +591,8 @@ enum Assignees {
 
     @Test(arguments: ["folder", "link", "pipe"])
     func somethingThatIsNoFileAtTheNextSegmentIsMovedAsideNotOffline(kind: String) throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let victim = Copy(pm: pm, board: pm.home.file("victim/board.json"), user: "victim")
-        let mate = Copy(pm: pm, board: pm.home.file("mate/board.json"), user: "mate")
-        for copy in [victim, mate] { try copy.run(["remote", "add", share]) }
+        let (_, share, copies) = try SharedFolderBoard.make(["victim", "mate"])
+        let (victim, mate) = (copies[0], copies[1])
         try victim.run(["add", "First"])
         #expect(try victim.run(["sync"]).status == 0)
         let segments = try FileManager.default.subpathsOfDirectory(atPath: share + "/events").filter { $0.hasSuffix("1.jsonl") }
@@ -782,12 +770,8 @@ enum Assignees {
     /// A damaged key makes a new one (a new replica); what the old one made
     /// and never sent is still this copy's own: "sent", not "passed on".
     @Test func aDamagedKeysUnsentChangesAreSentAsOnesOwn() throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let me = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("me/board.json"), user: "me")
-        let mate = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("mate/board.json"), user: "mate")
-        for copy in [me, mate] { try copy.run(["remote", "add", share]) }
+        let (pm, _, copies) = try SharedFolderBoard.make(["me", "mate"])
+        let (me, mate) = (copies[0], copies[1])
         try me.run(["add", "Synced"])
         #expect(try me.run(["sync"]).status == 0)
         for n in 1...3 { try me.run(["add", "Unsent \(n)"]) }
@@ -805,12 +789,8 @@ enum Assignees {
     /// What a sync will pass on (a teammate's changes merged by hand) waits
     /// too: `pm status` said 0 while the next sync passed on 2.
     @Test func statusCountsWhatTheNextSyncPassesOn() throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let ana = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
-        let ben = SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("ben/board.json"), user: "ben")
-        for copy in [ana, ben] { try copy.run(["remote", "add", share]) }
+        let (_, _, copies) = try SharedFolderBoard.make(["ana", "ben"])
+        let (ana, ben) = (copies[0], copies[1])
         try ana.run(["add", "First"])
         try ana.run(["sync"])
         try ben.run(["sync"])
@@ -869,12 +849,8 @@ enum Assignees {
     typealias Copy = SyncEndToEndTests.Copy
 
     @Test func assigningANameAlreadyShownWinsOverAConcurrentUnassignment() throws {
-        var pm = PMBinary()
-        pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
-        let ana = Copy(pm: pm, board: pm.home.file("ana/board.json"), user: "ana")
-        let ben = Copy(pm: pm, board: pm.home.file("ben/board.json"), user: "ben")
-        for copy in [ana, ben] { try copy.run(["remote", "add", share]) }
+        let (_, _, copies) = try SharedFolderBoard.make(["ana", "ben"])
+        let (ana, ben) = (copies[0], copies[1])
         let id = try ana.id(["add", "Card", "--to", "carol"])
         try ana.run(["sync"])
         try ben.run(["sync"])
@@ -887,5 +863,18 @@ enum Assignees {
             #expect(shown.contains("\"carol\""), "\(copy.user): \(shown)")
         }
         #expect(ana.folded == ben.folded)
+    }
+}
+
+/// Copies of one board that share a folder remote, on the real clock: how
+/// most of these tests begin.
+enum SharedFolderBoard {
+    static func make(_ users: [String]) throws -> (pm: PMBinary, share: String, copies: [SyncEndToEndTests.Copy]) {
+        var pm = PMBinary()
+        pm.environment["PM_NOW"] = nil
+        let share = pm.home.file("share")
+        let copies = users.map { SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
+        for copy in copies { try copy.run(["remote", "add", share]) }
+        return (pm, share, copies)
     }
 }

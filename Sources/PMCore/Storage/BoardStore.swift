@@ -255,30 +255,6 @@ public struct BoardStore: Sendable {
         return events.map(signer.seal)
     }
 
-    /// Converts a board to schema 2 in memory: the events that replace its
-    /// history (schema 1) or its missing log; the board stands at their end.
-    func convert(_ board: inout Board, replica: TaskID) throws -> [Event] {
-        var counter = 0
-        let prefix = board.id.rawValue.prefix(24)
-        // The board's record first: the log alone says which board it is.
-        let events =
-            try [Event.boardRecord(board.id)]
-            + sealed(
-                LegacyMigration.events(for: board, replica: replica) {
-                    counter += 1
-                    let tail = String(counter, radix: 16)
-                    return TaskID(unchecked: prefix + String(repeating: "0", count: 12 - tail.count) + tail)
-                })
-        board.schemaVersion = 2
-        board.history = HistoryLog()
-        // The same tasks (the migration's promise), with the heads only a fold knows.
-        board.tasks = FoldedTasks.fold(events).ordered
-        board.log = LogPosition(
-            events: events.count, length: events.reduce(0) { $0 + EventCodec.line($1).count },
-            newest: FoldedTasks.inMergeOrder(events).last)
-        return events
-    }
-
     /// The log's size in bytes (0: none), a stat.
     func logSize(_ log: EventLogFile) throws -> Int {
         do {
