@@ -80,7 +80,9 @@ extension ProcessContext {
     /// and the replica its events claim.
     func signingStore() -> (store: BoardStore, replica: TaskID) {
         var store = store()
-        store.signer = keyStore().signer()
+        let keys = keyStore()
+        store.signer = keys.signer()
+        if store.signer == nil { store.keyPath = keys.path }
         return (store, store.signer?.replica ?? formerReplica)
     }
 

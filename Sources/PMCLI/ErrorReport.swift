@@ -105,6 +105,7 @@ enum ErrorReport {
             return ([l.string(.errorLocked, .number(Int(holder.pid)))], .locked)
         case .locked(nil): return ([l.string(.errorLockedUnknown)], .locked)
         case .unsafeFile(let path): return ([l.string(.errorUnsafeFile, safe(path))], .ioError)
+        case .cannotSign(let path): return ([l.string(.errorCannotSign, safe(path))], .ioError)
         case .dateOutOfRange(let text): return ([l.string(.errorDateOutOfRange, safe(text))], .usage)
         case .noSuchDate(let text): return ([l.string(.errorNoSuchDate, safe(text))], .usage)
         case .readFailed(let path, let call):

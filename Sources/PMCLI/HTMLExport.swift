@@ -16,7 +16,7 @@ struct HTMLExport {
     var today: CivilDate
     /// When the page was made, ISO 8601 UTC.
     var madeAt: String
-    /// The newest changes, newest first, as history sentences.
+    /// The newest changes, newest first: who (safe text, ``HistoryView/who(_:)``) and history sentences.
     var newest: [(at: String, by: String, sentence: String)]
     /// Shown in the header when the board was filtered (`--mine`, `--state`...).
     var filterNote: String?
@@ -68,7 +68,7 @@ struct HTMLExport {
             html += "<section class=\"newest\">\n<h2>\(Self.escaped(l.string(.htmlNewest)))</h2>\n<ol>\n"
             for change in newest {
                 html += "<li><time>\(Self.escaped(style.dateTime(change.at)))</time> "
-                html += "<span class=\"by\">\(Self.escaped(TextSafety.escaped(change.by)))</span> "
+                html += "<span class=\"by\">\(Self.escaped(change.by))</span> "
                 html += Self.escaped(change.sentence) + "</li>\n"
             }
             html += "</ol>\n</section>\n"

@@ -114,7 +114,7 @@ struct HistoryView {
             if event.undoes != nil { what = localizer.string(.historyUndid, .text(localizer.afterColon(what))) }
             if event.redoes != nil { what = localizer.string(.historyRedid, .text(localizer.afterColon(what))) }
             return localizer.string(
-                .historyLine, .text(style.dim(style.dateTime(event.at))), .text(TextSafety.escaped(event.by)), .text(what))
+                .historyLine, .text(style.dim(style.dateTime(event.at))), .text(who(event)), .text(what))
         }
     }
 
@@ -122,6 +122,14 @@ struct HistoryView {
     /// undo is said as the change it took back, as that change was made
     /// (`Undid: Removed 'X' from TODO.` after a deletion was undone), never
     /// as its compensating event, which reads as the opposite.
+    /// Who made a change, as the reader sees it: the name it gives, and the
+    /// person of the copy it came from when that is someone else.
+    func who(_ event: HistoryEvent) -> String {
+        let name = TextSafety.escaped(event.by)
+        guard let other = event.copyOf else { return name }
+        return localizer.string(.historyFromCopy, .text(name), .text(TextSafety.escaped(other)))
+    }
+
     func sentence(_ event: HistoryEvent) -> String {
         let event = event.undoes == nil ? event : Self.takenBack(event)
         let l = localizer

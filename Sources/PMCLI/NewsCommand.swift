@@ -29,8 +29,10 @@ struct News: PMCommand {
         let news = try store.eventLog().news(
             since: mark, mine: context.ownReplicas, newest: Self.firstLook,
             current: NewsMark(events: board.log.events, length: board.log.length))
-        // Newest first, as history reads.
-        let entries = news.events.compactMap(HistoryEvent.init).reversed() as [HistoryEvent]
+        // Newest first, as history reads; only copies the board takes, each
+        // change naming its copy's person when it names someone else.
+        let ledger = try store.replicaLedger()
+        let entries = ledger.historyEntries(news.events).reversed() as [HistoryEvent]
         if output.json {
             context.output.line(HistoryJSON.array(entries))
         } else {
@@ -52,17 +54,18 @@ struct News: PMCommand {
         // Per person, in the order of their newest change: counts by what they did.
         var people: [String] = []
         var counts: [String: [HistoryAction: Int]] = [:]
+        let view = HistoryView(localizer: l, style: style)
         for entry in entries {
-            if counts[entry.by] == nil { people.append(entry.by) }
-            counts[entry.by, default: [:]][entry.action, default: 0] += 1
+            let who = view.who(entry)
+            if counts[who] == nil { people.append(who) }
+            counts[who, default: [:]][entry.action, default: 0] += 1
         }
         let kinds: [(HistoryAction, L10nPluralKey)] = [
             (.added, .newsAdded), (.moved, .newsMoved), (.edited, .newsEdited), (.removed, .newsRemoved),
         ]
         for person in people {
             let parts = kinds.compactMap { action, key in counts[person]?[action].map { l.plural(key, count: $0) } }
-            context.output.line(
-                "  " + l.string(.newsPerson, .text(TextSafety.escaped(person)), .text(parts.joined(separator: " · "))))
+            context.output.line("  " + l.string(.newsPerson, .text(person), .text(parts.joined(separator: " · "))))
         }
         // Card by card, the card most recently changed first.
         var cards: [TaskID] = []
@@ -71,7 +74,6 @@ struct News: PMCommand {
             if byCard[entry.taskID] == nil { cards.append(entry.taskID) }
             byCard[entry.taskID, default: []].append(entry)
         }
-        let view = HistoryView(localizer: l, style: style)
         for card in cards {
             let events = byCard[card] ?? []
             let title = board.task(card)?.title ?? events.first?.title ?? ""

@@ -103,6 +103,9 @@ extension ProcessContext {
                 output.errorLine(localizer.plural(.mergeSkipped, count: count, .text(TextSafety.escaped(file)), .number(line)))
             }
             for file in report.setAside { output.line(localizer.string(.syncSetAside, .text(TextSafety.escaped(file)))) }
+            for (person, count) in report.unsigned {
+                output.errorLine(localizer.plural(.syncUnsigned, count: count, .text(TextSafety.escaped(person))))
+            }
             for file in report.farAhead {
                 let planted = report.notFiles.contains(file)
                 output.errorLine(localizer.string(planted ? .syncNotAFileMoved : .syncFarAhead, .text(TextSafety.escaped(file))))

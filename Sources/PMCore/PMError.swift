@@ -115,6 +115,9 @@ public enum PMError: Error, Equatable, Sendable {
     /// not a regular file: someone with access to the folder may have put it
     /// there, so pm neither follows nor truncates it.
     case unsafeFile(path: String)
+    /// This copy could not make a key (at `path`) and the board takes only
+    /// signed changes from copies it has not seen (``ReplicaLedger``).
+    case cannotSign(path: String)
     /// Reading a file failed.
     case readFailed(path: String, SystemCallError)
     /// Creating a file or directory failed.

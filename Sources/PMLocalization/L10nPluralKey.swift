@@ -22,6 +22,7 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case newsWaitingAtLeast = "news.waitingAtLeast"
     case mergeDone = "merge.done"
     case mergeSkipped = "merge.skipped"
+    case syncUnsigned = "sync.unsigned"
     case syncOffline = "sync.offline"
     case syncOtherBoard = "sync.otherBoard"
     case syncOtherBoardChanged = "sync.otherBoardChanged"

@@ -47,6 +47,9 @@ public struct Syncer: Sendable {
         public var skipped: [(file: String, count: Int, firstLine: Int)] = []
         /// Conflicted copies merged and moved aside.
         public var setAside: [String] = []
+        /// Changes of copies the board does not take (unsigned, and new
+        /// since its copies sign: ``ReplicaLedger``): the name they give, how many.
+        public var unsigned: [(by: String, count: Int)] = []
         /// Files in `events/` not named after a replica: not read.
         public var ignored: [String] = []
         /// Files read only up to their budget (0: not read at all): name, bytes read.
@@ -63,6 +66,7 @@ public struct Syncer: Sendable {
 
         public static func == (a: Report, b: Report) -> Bool {
             a.received == b.received && a.sent == b.sent && a.forwarded == b.forwarded && a.setAside == b.setAside
+                && a.unsigned.map(\.count) == b.unsigned.map(\.count)
                 && a.skipped.map(\.file) == b.skipped.map(\.file) && a.ignored == b.ignored
                 && a.cut.map(\.file) == b.cut.map(\.file) && a.farAhead == b.farAhead && a.notFiles == b.notFiles
         }
@@ -214,7 +218,9 @@ public struct Syncer: Sendable {
         } catch PMError.otherBoard(_, let found, let expected) {
             throw SyncError.otherBoard(remote: found, local: expected)
         }
-        report.received = merged.added
+        // What the board does not take is not counted as received, and is said.
+        report.unsigned = merged.setAside
+        report.received = merged.added - merged.setAside.reduce(0) { $0 + $1.count }
         let extent = (merged.logEvents, merged.logLength)
         var known = read.known
         guard merged.logEvents > 0 else {

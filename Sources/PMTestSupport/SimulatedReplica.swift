@@ -15,8 +15,14 @@ public struct SimulatedReplica: Sendable {
     /// The undo stack's transitions (newest last), as `pm undo` keeps them.
     public private(set) var undoable: [Transition] = []
 
-    public init(number: Int, author: String, wall: Int64 = 1_795_000_000_000) {
-        replica = TaskID("0000000\(number)-0000-4000-8000-000000000000")!
+    /// Signs this copy's events (nil: an unsigned copy, as from before keys).
+    private let signer: EventSigner?
+
+    /// - Parameter signed: the copy signs its events with a key of its own
+    ///   (the same for the same number), and its id is the key's.
+    public init(number: Int, author: String, wall: Int64 = 1_795_000_000_000, signed: Bool = false) {
+        signer = signed ? EventSigner(seed: (0..<32).map { UInt8(truncatingIfNeeded: number &* 31 &+ $0) }) : nil
+        replica = signer?.replica ?? TaskID("0000000\(number)-0000-4000-8000-000000000000")!
         self.author = author
         self.wall = wall
         self.number = number
@@ -31,9 +37,11 @@ public struct SimulatedReplica: Sendable {
     public var boardBytes: [UInt8] {
         var board = Board(id: TaskID("00c0ffee-0000-4000-8000-00000000b0a4")!)
         let ordered = FoldedTasks.inMergeOrder(events)
-        board.tasks = FoldedTasks.fold(ordered).ordered
+        let folded = FoldedTasks.fold(ordered)
+        board.tasks = folded.ordered
         board.log = LogPosition(
-            events: ordered.count, length: ordered.reduce(0) { $0 + EventCodec.line($1).count }, newest: ordered.last)
+            events: ordered.count, length: ordered.reduce(0) { $0 + EventCodec.line($1).count }, newest: ordered.last,
+            replicas: folded.ledger)
         return BoardEncoder.encode(board)
     }
 
@@ -55,9 +63,10 @@ public struct SimulatedReplica: Sendable {
         try use(&board, makeID(), author, time)
         guard let entry = board.history.appended.last else { return nil }
         let clock = HybridClock.tick(after: events.map(\.clock).max(), now: wall)
-        let event = Event(
+        var event = Event(
             change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID), replica: replica,
             clock: clock)
+        if let signer { event = signer.seal(event) }
         events.append(event)
         undoable.append(
             Transition(from: before.first { $0.id == entry.taskID }, to: board.task(entry.taskID), eventID: event.id, at: time))

@@ -33,11 +33,14 @@ import Testing
         var inPlace = 0
         for _ in 0..<40 {
             let cut = Int.random(in: 1..<events.count, using: &random)
-            let head = FoldedTasks.fold(events[..<cut]).ordered
+            let folded = FoldedTasks.fold(events[..<cut])
+            let head = folded.ordered
             var tasks = head
-            if FoldedTasks.apply(Array(events[cut...]), to: &tasks, last: EventOrder(events[cut - 1])) {
+            var ledger: ReplicaLedger? = folded.ledger
+            if FoldedTasks.apply(Array(events[cut...]), to: &tasks, last: EventOrder(events[cut - 1]), ledger: &ledger) {
                 inPlace += 1
                 #expect(tasks == whole, "cut at \(cut) of \(events.count): \(tasks.count) tasks, \(whole.count) in the fold")
+                #expect(ledger == FoldedTasks.fold(events).ledger)
             } else {
                 // A task brought back from before the cut (an undone
                 // delete) needs what only the whole log knows: refused, untouched.
@@ -63,7 +66,8 @@ import Testing
         for index in 0..<5 { copy.add("late \(index)") }
         let events = copy.events
         var tasks = FoldedTasks.fold(events[..<cut]).ordered
-        #expect(FoldedTasks.apply(Array(events[cut...]), to: &tasks, last: EventOrder(events[cut - 1])))
+        var ledger: ReplicaLedger? = ReplicaLedger.of(events[..<cut])
+        #expect(FoldedTasks.apply(Array(events[cut...]), to: &tasks, last: EventOrder(events[cut - 1]), ledger: &ledger))
         #expect(tasks.map(\.id) == FoldedTasks.fold(events).ordered.map(\.id))
         #expect(tasks == FoldedTasks.fold(events).ordered)
         #expect(tasks.count == 205)

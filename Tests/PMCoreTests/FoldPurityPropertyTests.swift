@@ -81,9 +81,10 @@ import Testing
                     }
                     guard let first = tail.first, let last = head.last, last < EventOrder(first) else { continue }
                     var tasks = head.ordered
-                    guard FoldedTasks.apply(tail, to: &tasks, last: last) else { continue }
+                    var ledger: ReplicaLedger? = head.ledger
+                    guard FoldedTasks.apply(tail, to: &tasks, last: last, ledger: &ledger) else { continue }
                     incremental += 1
-                    let same = Self.bytes(tasks) == whole
+                    let same = Self.bytes(tasks) == whole && ledger == FoldedTasks.fold(order).ledger
                     #expect(same, "seed \(seed): checkpoint after \(cut) of \(order.count)")
                     if !same { return }
                 }
@@ -109,7 +110,8 @@ import Testing
         let whole = FoldedTasks.fold(events).ordered
         #expect(whole.first?.assignees == [])
         var tasks = FoldedTasks.fold(events[..<cut]).ordered
-        #expect(FoldedTasks.apply(Array(events[cut...]), to: &tasks, last: EventOrder(events[cut - 1])))
+        var ledger: ReplicaLedger? = ReplicaLedger.of(events[..<cut])
+        #expect(FoldedTasks.apply(Array(events[cut...]), to: &tasks, last: EventOrder(events[cut - 1]), ledger: &ledger))
         let same = Self.bytes(tasks) == Self.bytes(whole)
         #expect(same)
     }

@@ -120,7 +120,9 @@ import Testing
         let shown = try a.history(10)
         let reads = files.log.count { $0 == "pread" } - before
         #expect(shown == (20..<30).reversed().map { "After \($0)" })
-        #expect(reads <= 3, "\(reads) reads of a \(size)-byte log")
+        // A few chunks of the log's end, and the board file's header (who
+        // each copy is: ``ReplicaLedger``).
+        #expect(reads <= 5, "\(reads) reads of a \(size)-byte log")
         #expect(try a.history(45).suffix(5) == (1485..<1490).reversed().map { "Long title to make the log longer, number \($0)" })
     }
 

@@ -20,6 +20,8 @@ import Testing
             folded.ordered.shown == reread.tasks.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.shown, "\(note): tasks")
         let history = events.compactMap(HistoryEvent.init)
         #expect(history == (try reread.history.events()), "\(note): history")
+        // The past is the team's, not this copy's: it binds no person to it (issue 43, item 9).
+        #expect(ReplicaLedger.of(events).entries[replica]?.person == nil, "\(note): a person bound by the past")
         // Every event survives its own line.
         for event in events {
             let line = EventCodec.line(event)

@@ -27,8 +27,12 @@ import Testing
         /// A teammate on an older pm (a name-based replica id, unsigned
         /// events): the one whose file can still hold anything. A signed
         /// replica's file cannot: an event without its signature is refused
-        /// there first (ForwardingTests).
+        /// there first (ForwardingTests). Its copy was there before keys:
+        /// its first change comes before the first signed one.
         let legacy = "3f32d949-fb8c-81c9-8d7a-454f0615b877"
+        /// An unsigned copy that first writes after the copies began
+        /// signing: the board leaves it out (issue 43, item 9).
+        let newcomer = "5c0e1a7e-0b5e-8c1a-8d2e-6f7a8b9c0d1e"
 
         /// Appends `lines` to `name` in events/.
         func append(_ lines: [String], to name: String) throws {
@@ -69,7 +73,21 @@ import Testing
         let text = remote.text(of: replicaA)
         let first = try #require(text.split(separator: "\n").first)
         let genuine = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
-        return Team(pm: pm, share: share, a: people[0], b: people[1], replicaA: replicaA, replicaB: replicaB, genuine: genuine)
+        let team = Team(
+            pm: pm, share: share, a: people[0], b: people[1], replicaA: replicaA, replicaB: replicaB, genuine: genuine)
+        // The older teammate's first change, from before keys: of a kind a
+        // newer pm writes, so it shows nowhere.
+        let clock = try #require(genuine["hlc"] as? [Int64])
+        try team.append(
+            [
+                team.line {
+                    $0["kind"] = "note"
+                    $0["hlc"] = [clock[0] - 60_000, 0]
+                    $0["fields"] = [String: Any]()
+                }
+            ], to: team.legacy + ".jsonl")
+        for person in people { #expect(try person.run(["sync"]).stdout.contains("received: 1")) }
+        return team
     }
 
     /// Every command a person or script runs: none may crash, and none may

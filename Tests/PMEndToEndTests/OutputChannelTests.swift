@@ -173,11 +173,21 @@ import Testing
         // The state directory becomes a file: nothing can be saved in it.
         try FileManager.default.removeItem(atPath: state)
         pm.home.write(".local/state/pm", "not a directory")
+        // The board's copy signs: without its key, no change of it is taken (issue 43, item 9).
         let add = try pm.run(["add", "second"])
         #expect(
-            add.status == 74 && add.stderr.contains("undo history") && add.stderr.contains("The board was not changed"),
+            add.status == 74 && add.stderr.contains("signing key") && add.stderr.contains("nothing was changed"),
             "\(add.stderr)")
         #expect(pm.boardBytes() == board)
+        // A copy that never had a key: its undo history cannot be saved either.
+        let other = PMBinary()
+        try FileManager.default.createDirectory(atPath: other.home.file(".local/state"), withIntermediateDirectories: true)
+        other.home.write(".local/state/pm", "not a directory")
+        let first = try other.run(["add", "first"])
+        #expect(
+            first.status == 74 && first.stderr.contains("undo history") && first.stderr.contains("The board was not changed"),
+            "\(first.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other.boardPath))
         let remind = try pm.run(["remind"])
         #expect(remind.stdout.contains("due today"), "the reminder is shown: \(remind.stdout)")
         #expect(remind.status == 74 && remind.stderr.contains("The reminders were shown"), "\(remind.stderr)")

@@ -55,12 +55,18 @@ import Testing
     }
 
     /// A file an older pm wrote (a replica's whole log in
-    /// `events/<replica>.jsonl`) is still read, and read again when it grows.
+    /// `events/<replica>.jsonl`) is still read, and read again when it
+    /// grows. (Its copy was there before keys: its first change comes
+    /// before the first signed one.)
     @Test func anOlderPmsWholeFileIsStillRead() throws {
         let team = try HostileRemoteTests.team()
         let older = UUID().uuidString.lowercased()
+        let clock = try #require(team.genuine["hlc"] as? [Int64])
+        var minute: Int64 = 0
         func line(_ title: String) -> String {
-            team.line {
+            minute += 1
+            return team.line {
+                $0["hlc"] = [clock[0] - 600_000 + minute * 60_000, 0]
                 $0["replica"] = older
                 $0["task"] = UUID().uuidString.lowercased()
                 $0["fields"] = ["title": ["new": title, "old": NSNull()], "state": ["new": "todo", "old": NSNull()]]

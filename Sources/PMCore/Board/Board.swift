@@ -31,6 +31,7 @@ public struct Board: Equatable, Sendable {
     public init(id: TaskID) {
         self.init(
             schemaVersion: Board.currentSchemaVersion, id: id, revision: 0, tasks: [], history: HistoryLog(), unknownFields: [:])
+        log.replicas = ReplicaLedger()
     }
 
     public init(
@@ -66,6 +67,9 @@ public struct LogPosition: Equatable, Sendable {
     public var last: TaskID?
     public var clock: HybridClock?
     public var replica: TaskID?
+    /// Who each copy is and which the board takes, as of these events
+    /// (nil: a file written before pm kept it, or by an older pm).
+    public var replicas: ReplicaLedger?
 
     public init(events: Int = 0, length: Int = 0, last: TaskID? = nil, clock: HybridClock? = nil) {
         self.events = events
@@ -76,9 +80,10 @@ public struct LogPosition: Equatable, Sendable {
 
     /// Stands at the end of `count` events (`length` bytes) whose last in
     /// merge order is `newest`.
-    public init(events count: Int, length: Int, newest: Event?) {
+    public init(events count: Int, length: Int, newest: Event?, replicas: ReplicaLedger? = nil) {
         self.init(events: count, length: length, last: newest?.id, clock: newest?.clock)
         replica = newest?.replica
+        self.replicas = replicas
     }
 
     /// Where the last event stands in merge order (nil for an older file

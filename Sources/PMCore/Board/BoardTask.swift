@@ -305,6 +305,10 @@ public struct HistoryEvent: Equatable, Sendable {
     /// The event this entry takes back (an undo) or puts back (a redo), if any.
     public var undoes: TaskID?
     public var redoes: TaskID?
+    /// The person of the copy the change came from, when it is not `by`
+    /// (``ReplicaLedger``): its key signed a change naming someone else.
+    /// Read from the ledger, never stored.
+    public var copyOf: String?
 
     public init(
         id: TaskID, at: String, by: String, action: HistoryAction, taskID: TaskID, title: String,

@@ -207,10 +207,31 @@ public enum BoardDecoder {
                     case .number(let n) = parts[1], let millis = Int64(ms), let counter = Int64(n), millis >= 0, counter >= 0
                 else { throw JSONReader.Failure(offset: start, reason: .field("log")) }
                 position.clock = HybridClock(milliseconds: millis, counter: counter)
+            case "replicas": position.replicas = ledger(try reader.readValue())
             default: _ = try reader.readValue()
             }
         }
         return position
+    }
+
+    /// The ledger a board file keeps; nil when it is not in pm's form (it is
+    /// then made again from the log, never trusted half).
+    static func ledger(_ value: JSONValue) -> ReplicaLedger? {
+        guard case .object(let members) = value else { return nil }
+        var entries: [TaskID: ReplicaLedger.Entry] = [:]
+        for (key, item) in members {
+            guard let id = TaskID(key), case .object(let fields) = item else { return nil }
+            var entry = ReplicaLedger.Entry()
+            for (name, field) in fields {
+                switch (name, field) {
+                case ("aside", .bool(let flag)): entry.setAside = flag
+                case ("by", .string(let person)): entry.person = person
+                default: return nil
+                }
+            }
+            entries[id] = entry
+        }
+        return ReplicaLedger(entries: entries)
     }
 
     private static func readTasks(_ reader: inout JSONReader, spans: inout [Range<Int>], lazy: [UInt8]?) throws -> [BoardTask] {

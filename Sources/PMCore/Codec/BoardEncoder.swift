@@ -89,7 +89,27 @@ public enum BoardEncoder {
         }
         if let last = position.last { members.append(("last", { $0.string(last.rawValue) })) }
         if let replica = position.replica { members.append(("replica", { $0.string(replica.rawValue) })) }
+        if let ledger = position.replicas { members.append(("replicas", { writeLedger(ledger, into: &$0) })) }
         writer.object(members, level: 1)
+    }
+
+    /// `{"<replica>": {"by": "alice"}, "<replica>": {"aside": true}, …}`, by id.
+    static func writeLedger(_ ledger: ReplicaLedger, into writer: inout JSONWriter) {
+        let members = ledger.entries.sorted { $0.key < $1.key }.map { id, entry -> (String, (inout JSONWriter) -> Void) in
+            (
+                id.rawValue,
+                { writer in
+                    // One line each: a board of many copies stays short to read.
+                    writer.raw(entry.setAside ? "{\"aside\": true" : "{")
+                    if let person = entry.person {
+                        writer.raw(entry.setAside ? ", \"by\": " : "\"by\": ")
+                        writer.string(person)
+                    }
+                    writer.raw("}")
+                }
+            )
+        }
+        writer.object(members, level: 2)
     }
 
     /// - Parameter copyUnread: tasks read through the index and unchanged
@@ -344,6 +364,7 @@ public enum BoardEncoder {
                 event.changes.map { .object(["field": .string($0.field), "from": $0.from, "to": $0.to]) })
             fields.append(("changes", { $0.value(changes, level: level + 1) }))
         }
+        if let copyOf = event.copyOf { fields.append(("copyOf", { $0.string(copyOf) })) }
         if let from = event.from { fields.append(("from", { $0.string(from.rawValue) })) }
         fields.append(("id", { $0.string(event.id.rawValue) }))
         fields.append(("task", { $0.string(event.taskID.rawValue) }))

@@ -35,24 +35,31 @@ public struct FoldedTasks: Equatable, Sendable {
     /// Set when an event arrived out of merge order or needed a deleted task
     /// a saved state does not keep: only a fold from the first event is right.
     public private(set) var needsFullFold = false
+    /// Who each copy is and which copies the board takes.
+    public private(set) var ledger: ReplicaLedger
 
     /// Starts from `tasks` (a board's saved state), or from nothing.
-    public init(_ tasks: [BoardTask] = [], last: EventOrder? = nil) {
-        self.init(tasks, last: last, fromSavedState: !tasks.isEmpty || last != nil)
+    public init(_ tasks: [BoardTask] = [], last: EventOrder? = nil, ledger: ReplicaLedger = ReplicaLedger()) {
+        self.init(tasks, last: last, ledger: ledger, fromSavedState: !tasks.isEmpty || last != nil)
     }
 
-    init(_ tasks: [BoardTask], last: EventOrder?, fromSavedState: Bool) {
+    init(_ tasks: [BoardTask], last: EventOrder?, ledger: ReplicaLedger, fromSavedState: Bool) {
         byID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         self.fromSavedState = fromSavedState
         self.last = last
+        self.ledger = ledger
     }
 
     /// Applies `events` (which come after `last` in merge order) to a saved
     /// board's tasks in creation order, touching only the tasks they name:
     /// the cost of a change does not grow with the board. Returns false, with
-    /// `tasks` unchanged, when only a fold from the first event is right.
-    public static func apply(_ events: [Event], to tasks: inout [BoardTask], last: EventOrder?) -> Bool {
+    /// `tasks` unchanged, when only a fold from the first event is right
+    /// (`ledger` nil: a board file that does not have one).
+    public static func apply(
+        _ events: [Event], to tasks: inout [BoardTask], last: EventOrder?, ledger: inout ReplicaLedger?
+    ) -> Bool {
         guard !events.isEmpty else { return true }
+        guard let known = ledger else { return false }
         // The few ids named, sorted: each task's id is compared as two
         // integers, never hashed (a board has far more tasks than a change names).
         let named = Array(Set(events.map(\.task))).sorted()
@@ -80,10 +87,11 @@ public struct FoldedTasks: Equatable, Sendable {
                 if isNamed(all[index].id) { positions.append(index) }
             }
         }
-        var touched = FoldedTasks(positions.map { tasks[$0] }, last: last, fromSavedState: true)
+        var touched = FoldedTasks(positions.map { tasks[$0] }, last: last, ledger: known, fromSavedState: true)
         touched.apply(events)
         guard !touched.needsFullFold else { return false }
         place(touched.ordered, at: positions, in: &tasks)
+        ledger = touched.ledger
         return true
     }
 
@@ -174,6 +182,7 @@ public struct FoldedTasks: Equatable, Sendable {
         let key = EventOrder(event)
         if let last, !(last < key) { needsFullFold = true }
         last = key
+        guard ledger.take(event) else { return }
         switch event.kind {
         case .created, .restored: applyCreation(event)
         case .edited, .moved:

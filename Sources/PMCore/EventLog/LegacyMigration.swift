@@ -142,9 +142,10 @@ public enum LegacyMigration {
         case .edited:
             kind = .edited
         }
+        // Marked: its author is whoever made the change then, not this copy's person.
         return Event(
             id: old.id, replica: replica, author: old.by, at: old.at, clock: clock, task: old.taskID, kind: kind, fields: fields,
-            title: old.title)
+            title: old.title, unknownFields: [ReplicaLedger.convertedKey: .bool(true)])
     }
 
     /// Each existing task's content when it was first added: the task as it

@@ -18,10 +18,11 @@ extension BoardStore {
         board.schemaVersion = 2
         board.history = HistoryLog()
         // The same tasks (the migration's promise), with the heads only a fold knows.
-        board.tasks = FoldedTasks.fold(events).ordered
+        let folded = FoldedTasks.fold(events)
+        board.tasks = folded.ordered
         board.log = LogPosition(
             events: events.count, length: events.reduce(0) { $0 + EventCodec.line($1).count },
-            newest: FoldedTasks.inMergeOrder(events).last)
+            newest: FoldedTasks.inMergeOrder(events).last, replicas: folded.ledger)
         return events
     }
 }

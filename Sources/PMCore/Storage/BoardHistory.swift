@@ -67,15 +67,40 @@ extension BoardStore {
         }
     }
 
-    /// The newest entries in merge order, the same on every copy.
+    /// The newest entries in merge order, the same on every copy: only
+    /// those of copies the board takes, each naming the copy's person when
+    /// it names someone else (``ReplicaLedger``).
     private func newestEntries(
         _ limit: Int, in log: EventLogFile, mentioning needle: [UInt8]?, where keep: (HistoryEvent) -> Bool
     ) throws -> [HistoryEvent] {
         let size = Int((try? fileSystem.status(log.path))??.size ?? 0)
         let marks = HistoryMarks.load(HistoryMarks.path(ofLog: log.path), logLength: size, fileSystem: fileSystem)
-        return try log.readNewestInMergeOrder(limit, mentioning: needle, marks: marks) { event in
-            HistoryEvent(event).map(keep) ?? false
-        }.compactMap(HistoryEvent.init)
+        let ledger = try replicaLedger()
+        return ledger.historyEntries(
+            try log.readNewestInMergeOrder(limit, mentioning: needle, marks: marks) { event in
+                ledger.takes(event.replica) && (HistoryEvent(event).map(keep) ?? false)
+            })
+    }
+
+    /// Who each copy of the board is and which copies it takes, as of every
+    /// event in its log: the board file's ledger with what the log holds
+    /// past it (the whole log folded again when the file has none).
+    public func replicaLedger() throws -> ReplicaLedger {
+        let target = try targetPath()
+        let log = eventLog(of: target)
+        guard try log.exists() else { return ReplicaLedger() }
+        let header = try readIndexed(target)?.header ?? read(target)?.board
+        if let header, header.schemaVersion == Board.currentSchemaVersion, var ledger = header.log.replicas {
+            let (events, _) = try log.read(after: header.log)
+            let ordered = FoldedTasks.inMergeOrder(events)
+            if header.log.order == nil && header.log.events > 0 {
+                // Where the file stands is not known: the log is read whole below.
+            } else if ordered.first.map({ first in header.log.order.map { $0 < EventOrder(first) } ?? true }) ?? true {
+                for event in ordered { _ = ledger.take(event) }
+                return ledger
+            }
+        }
+        return ReplicaLedger.of(try log.readAll().events)
     }
 }
 

@@ -28,6 +28,19 @@ extension BoardStore {
         /// The log's committed extent afterwards.
         public var logEvents: Int
         public var logLength: Int
+        /// Of the events new here, those of copies the board does not take
+        /// (``ReplicaLedger``), by copy: the name they gave, and how many.
+        public var setAside: [(by: String, count: Int)] = []
+    }
+
+    /// Of `events`, those whose copy `ledger` sets aside, by copy.
+    static func setAside(_ events: [Event], by ledger: ReplicaLedger?) -> [(by: String, count: Int)] {
+        guard let ledger else { return [] }
+        var counts: [TaskID: (by: String, count: Int)] = [:]
+        for event in events where !ledger.takes(event.replica) {
+            counts[event.replica, default: (event.author, 0)].count += 1
+        }
+        return counts.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// ``merge(_:boardID:newBoardID:replica:source:)``, with what sync needs.
@@ -111,17 +124,20 @@ extension BoardStore {
             var tasks = board.tasks
             var newest = fresh.last ?? rebuilt.flatMap { FoldedTasks.inMergeOrder($0).last }
             let inPlace = board.log.order != nil || index.events == 0
-            if !inPlace || !FoldedTasks.apply(fresh, to: &tasks, last: board.log.order) {
+            var ledger = board.log.replicas
+            if !inPlace || !FoldedTasks.apply(fresh, to: &tasks, last: board.log.order, ledger: &ledger) {
                 let all = FoldedTasks.inMergeOrder((rebuilt ?? []) + (rebuilt == nil ? try log.readAll().events : fresh))
                 var folded = FoldedTasks()
                 folded.apply(all)
                 tasks = folded.ordered
                 newest = all.last
+                ledger = folded.ledger
             }
             board.tasks = tasks
             result.logEvents = index.events + record.count + fresh.count
             result.logLength = end
-            board.log = LogPosition(events: result.logEvents, length: end, newest: newest)
+            result.setAside = Self.setAside(fresh, by: ledger)
+            board.log = LogPosition(events: result.logEvents, length: end, newest: newest, replicas: ledger)
             board.history = HistoryLog()
             if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
             return result

@@ -19,6 +19,9 @@ public struct BoardStore: Sendable {
     /// Signs the events this copy makes (nil: they go unsigned, as from a
     /// replica made before keys, or in tests of the rules alone).
     public var signer: EventSigner?
+    /// Where this copy's key would be, when it has none (for the message
+    /// that says why a change cannot be made).
+    public var keyPath: String?
 
     /// A store for the board at `path`.
     public init(
@@ -84,12 +87,13 @@ public struct BoardStore: Sendable {
         // Moved out while folded: the array is changed in place, not copied.
         var tasks = board.tasks
         board.tasks = []
-        guard FoldedTasks.apply(events, to: &tasks, last: board.log.order) else {
+        var ledger = board.log.replicas
+        guard FoldedTasks.apply(events, to: &tasks, last: board.log.order, ledger: &ledger) else {
             board.tasks = tasks
             return try refold(&board, log: log)
         }
         board.tasks = tasks
-        board.log = LogPosition(events: board.log.events + events.count, length: end, newest: newest)
+        board.log = LogPosition(events: board.log.events + events.count, length: end, newest: newest, replicas: ledger)
     }
 
     /// Folds the whole log again, in merge order.
@@ -99,7 +103,8 @@ public struct BoardStore: Sendable {
         var folded = FoldedTasks()
         folded.apply(ordered)
         board.tasks = folded.ordered
-        board.log = LogPosition(events: contents.events.count, length: contents.committedLength, newest: ordered.last)
+        board.log = LogPosition(
+            events: contents.events.count, length: contents.committedLength, newest: ordered.last, replicas: folded.ledger)
     }
 
     /// Runs `change` on the current board under the lock and commits it.
@@ -162,6 +167,14 @@ public struct BoardStore: Sendable {
                     throw PMError.changeRefused(problem)
                 }
             }
+            // A copy with no key of its own, new on a board whose copies
+            // sign: every copy would set its change aside (``ReplicaLedger``).
+            if signer == nil, !EventSeal.isSignedReplica(replica) {
+                let ledger = try position.replicas ?? ReplicaLedger.of(log.readAll().events)
+                if ledger.hasSigned, ledger.entries[replica] == nil || !ledger.takes(replica) {
+                    throw PMError.cannotSign(path: keyPath ?? target)
+                }
+            }
             try beforeSave(board)
             // The board before the change, for its events to be folded into:
             // the tasks it touched put back in place (the board is not copied).
@@ -200,10 +213,12 @@ public struct BoardStore: Sendable {
             // Folded in place: `before` is handed over, not copied.
             var tasks = before
             before = []
-            let folded = FoldedTasks.apply(events, to: &tasks, last: position.order)
+            var ledger = position.replicas
+            let folded = FoldedTasks.apply(events, to: &tasks, last: position.order, ledger: &ledger)
             if folded {
                 board.tasks = tasks
-                board.log = LogPosition(events: board.log.events + record.count + events.count, length: end, newest: last)
+                board.log = LogPosition(
+                    events: board.log.events + record.count + events.count, length: end, newest: last, replicas: ledger)
             } else {
                 // The change comes before the board's last event in merge
                 // order (a clock seen more than seven days ahead is not

@@ -126,9 +126,11 @@ extension BoardStore {
             let end = try log.append(record + events)
             if needed != nil { noteRecorded(log, from: position.length, mode: current.status.mode) }
             var tasks = before
-            if FoldedTasks.apply(events, to: &tasks, last: position.order), let last = events.last {
+            var ledger = position.replicas
+            if FoldedTasks.apply(events, to: &tasks, last: position.order, ledger: &ledger), let last = events.last {
                 board.tasks = tasks
-                board.log = LogPosition(events: position.events + record.count + events.count, length: end, newest: last)
+                board.log = LogPosition(
+                    events: position.events + record.count + events.count, length: end, newest: last, replicas: ledger)
             } else {
                 try refold(&board, log: log)
             }
