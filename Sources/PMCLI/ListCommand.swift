@@ -66,7 +66,7 @@ struct List: PMCommand {
         if context.stdoutIsTerminal {
             context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
         }
-        if let news = context.newsWaiting(boardID: board.id) {
+        if let news = context.newsWaiting(boardID: board.id, setAside: board.log.replicas?.setAside ?? []) {
             context.output.line(TerminalCells.truncate(news, toWidth: context.width))
         }
         // Offline first, and wrapped between its parts rather than cut: at 80

@@ -87,12 +87,13 @@ struct News: PMCommand {
 extension ProcessContext {
     /// The line under `pm list` when others changed something since the
     /// reader last ran `pm news` (nil: nothing, or never looked). Reads only
-    /// what arrived since, and at most 4 MiB of it.
-    func newsWaiting(boardID: TaskID) -> String? {
+    /// what arrived since, and at most 4 MiB of it. The copies the board
+    /// leaves out (`setAside`, ``ReplicaLedger``) are no news either.
+    func newsWaiting(boardID: TaskID, setAside: [TaskID] = []) -> String? {
         let env = environment
         let path = NewsMark.path(stateDirectory: env.stateDirectory, boardID: boardID, user: env.user)
         guard let mark = try? NewsMark.load(path), let log = try? store().eventLog(),
-            let waiting = try? log.othersWaiting(since: mark, mine: ownReplicas, limit: 4 << 20), waiting.count > 0
+            let waiting = try? log.othersWaiting(since: mark, mine: ownReplicas.union(setAside), limit: 4 << 20), waiting.count > 0
         else { return nil }
         return localizer.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count)
     }

@@ -56,7 +56,7 @@ import Testing
     /// An unsigned copy that first writes after the board's copies began
     /// signing (a forger writing a file under a name-based id, or a pm from
     /// before keys that joins late) is left out on every copy, and said; an
-    /// older teammate whose copy was there before keus keeps working.
+    /// older teammate whose copy was there before keys keeps working.
     @Test(arguments: [
         ("en_US.UTF-8", "Left out 2 changes by camille"),
         ("fr_FR.UTF-8", "2 modifications faites au nom de camille laissées de côté"),
@@ -84,9 +84,12 @@ import Testing
             },
         ]
         try team.append(planted, to: "\(team.newcomer).jsonl")
+        #expect(try team.b.run(["news"]).status == 0, "looked before")
         let sync = try team.b.run(["sync"], ["LANG": language])
         #expect(sync.status == 0 && sync.stderr.contains(said), "\(sync.stdout)\(sync.stderr)")
         if language.hasPrefix("en") { #expect(sync.stdout.contains("received: 0"), "\(sync.stdout)") }
+        let list = try team.b.run(["list"]).stdout
+        #expect(!list.contains("pm news"), "what is left out is no news: \(list)")
         for copy in [team.a, team.b] {
             #expect(try copy.run(["sync"]).status == 0)
             for command in [["list", "--json"], ["history"], ["history", "--json"], ["news", "--peek"]] {
