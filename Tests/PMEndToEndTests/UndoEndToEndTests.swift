@@ -93,6 +93,45 @@ import Testing
         )
     }
 
+    /// Two people rename a task offline, then sync: each may undo their own
+    /// rename (nobody changed it after seeing it), and the colleague's value
+    /// written at the same time stays beside it as a conflict, as the README
+    /// promises (issue 44, item 3). Once both undo, every copy is back.
+    @Test func anUndoAfterAConcurrentEditOfTheSameFieldKeepsTheColleaguesValue() throws {
+        let (_, _, copies) = try SharedFolderBoard.make(["camille", "ji-woo"])
+        let (camille, jiwoo) = (copies[0], copies[1])
+        let id = try camille.id(["add", "Budget"])
+        try camille.run(["sync"])
+        try jiwoo.run(["sync"])
+        try camille.run(["edit", id, "--title", "Camille's budget"])
+        try jiwoo.run(["edit", id, "--title", "Ji-woo's budget"])
+        for copy in [camille, jiwoo, camille] { #expect(try copy.run(["sync"]).status == 0) }
+        func title(_ copy: SyncEndToEndTests.Copy) throws -> (shown: String, conflicts: [String]) {
+            let json = try copy.run(["show", id, "--json"]).stdout
+            let task = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let conflicts = (task["conflicts"] as? [String: Any])?["title"] as? [String] ?? []
+            return (task["title"] as? String ?? "", conflicts)
+        }
+        let before = try title(camille)
+        #expect(Set([before.shown] + before.conflicts) == ["Camille's budget", "Ji-woo's budget"], "\(before)")
+        // Camille takes hers back, whichever of the two is shown.
+        let undo = try camille.run(["undo"])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        // It names the change taken back: hers, not the one shown.
+        #expect(undo.stdout.contains("Undid your last change: Renamed 'Budget' to 'Camille's budget'."), "\(undo.stdout)")
+        let after = try title(camille)
+        #expect(Set([after.shown] + after.conflicts) == ["Budget", "Ji-woo's budget"], "ji-woo's stays: \(after)")
+        for copy in [camille, jiwoo] { #expect(try copy.run(["sync"]).status == 0) }
+        #expect(try title(jiwoo) == after, "the same on ji-woo's copy")
+        let history = try jiwoo.run(["history", "--limit", "1"]).stdout
+        #expect(history.contains("Undid: Renamed 'Budget' to 'Camille's budget'."), "\(history)")
+        // Ji-woo takes hers back too: nothing left in conflict, on both copies.
+        #expect(try jiwoo.run(["undo"]).status == 0)
+        for copy in [jiwoo, camille, jiwoo] { #expect(try copy.run(["sync"]).status == 0) }
+        for copy in [camille, jiwoo] { #expect(try title(copy) == ("Budget", []) as (String, [String])) }
+        #expect(camille.folded == jiwoo.folded)
+    }
+
     @Test func aNewChangeClearsRedo() throws {
         let pm = PMBinary()
         try pm.run(["add", "one"])

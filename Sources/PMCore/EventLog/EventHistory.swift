@@ -72,16 +72,27 @@ extension Event {
             let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
                 .union((old.assignees + new.assignees).map(Assignees.field))
             var saw = Set<TaskID>()
+            // The change an undo or redo takes back.
+            let taken = compensates ? undoes ?? entry.undoes ?? redoes ?? entry.redoes : nil
             for name in names {
-                let was = LegacyMigration.contentValue(name, of: old)
+                // An undo or redo replaces only the value it takes back — the
+                // change itself while it is still there, beside a
+                // colleague's written at the same time; another change
+                // replaces every value the author saw.
+                let heads = old.heads[name] ?? []
+                let takenBack = taken.flatMap { taken in heads.first { $0.event == taken } }
+                let shown = LegacyMigration.contentValue(name, of: old)
+                let was = takenBack?.value ?? shown
                 let now = LegacyMigration.contentValue(name, of: new)
                 // A conflict the change picked a value for is named, so every copy resolves it.
                 let picked = new.conflicts[name] == nil ? old.conflicts[name] ?? [] : []
-                guard was != now || !picked.isEmpty else { continue }
+                guard was != now || shown != now || !picked.isEmpty else { continue }
                 fields[name] = FieldChangeValues(new: now, old: was, conflicts: picked)
-                // An undo or redo replaces only the value it takes back;
-                // another change replaces every value the author saw.
-                for head in old.heads[name] ?? [] where !compensates || head.value == was { saw.insert(head.event) }
+                if let takenBack {
+                    saw.insert(takenBack.event)
+                } else {
+                    for head in heads where !compensates || head.value == was { saw.insert(head.event) }
+                }
             }
             // A name assigned again (already shown): written all the same,
             // replacing what its author saw, so that an unassignment made

@@ -55,9 +55,12 @@ public struct Transition: Equatable, Sendable {
         return Assignees.sorted(before.symmetricDifference(after))
     }
 
-    /// Whether `now` still holds, for every field and name the change set, what `after` holds.
+    /// Whether `now` still holds, for every field and name the change set,
+    /// what `after` holds — or the change's value is still there beside a
+    /// colleague's written at the same time (a conflict: nobody changed it
+    /// after seeing it, so taking it back leaves theirs; issue 44, item 3).
     func stillHolds(_ now: BoardTask, as after: BoardTask) -> Bool {
-        fields.allSatisfy { $0.same(now, after) }
+        fields.allSatisfy { $0.same(now, after) || now.heads[$0.rawValue]?.contains { $0.event == eventID } == true }
             && assigneeNames.allSatisfy { now.assignees.contains($0) == after.assignees.contains($0) }
     }
 }
@@ -241,7 +244,14 @@ extension Board {
             throw PMError.undoConflict(try conflict(on: id, current: current, transition: transition, redo: redo))
         }
         tasks.put(restored, at: index)
-        var entry = Self.event(from: current, to: restored, id: eventID, by: user, at: time)
+        // Said as taking back the change's own value, where a colleague's
+        // written at the same time is the one shown.
+        var left = current
+        if var shown = current, let after = transition.to {
+            for field in fields where !field.same(shown, after) { field.copy(from: after, into: &shown) }
+            left = shown
+        }
+        var entry = Self.event(from: left, to: restored, id: eventID, by: user, at: time)
         if redo { entry.redoes = transition.eventID } else { entry.undoes = transition.eventID }
         history.append(entry, before: current)
         return Transition(from: current, to: restored, eventID: eventID, at: time)
