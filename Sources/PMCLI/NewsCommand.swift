@@ -92,8 +92,9 @@ extension ProcessContext {
     func newsWaiting(boardID: TaskID, setAside: [TaskID] = []) -> String? {
         let env = environment
         let path = NewsMark.path(stateDirectory: env.stateDirectory, boardID: boardID, user: env.user)
+        let passedBy = ownReplicas.union(setAside)
         guard let mark = try? NewsMark.load(path), let log = try? store().eventLog(),
-            let waiting = try? log.othersWaiting(since: mark, mine: ownReplicas.union(setAside), limit: 4 << 20), waiting.count > 0
+            let waiting = try? log.othersWaiting(since: mark, mine: passedBy, limit: 4 << 20), waiting.count > 0
         else { return nil }
         return localizer.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count)
     }

@@ -36,6 +36,11 @@ struct PMBinary {
             "PM_NOW": "2026-11-21T10:00:00Z", "COLUMNS": "100", "PM_USER": "ji-woo",
         ]
         environment["PM_BOARD"] = board ?? home.file("board.json")
+        // A suite run on a faked clock (`.ci/suite-any-day`): pm reads the
+        // same clock as the test that runs it.
+        for name in ["LD_PRELOAD", "FAKETIME", "FAKETIME_DONT_FAKE_MONOTONIC"] {
+            if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
+        }
     }
 
     var boardPath: String { environment["PM_BOARD"] ?? "" }
