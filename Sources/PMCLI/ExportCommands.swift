@@ -94,7 +94,7 @@ struct ExportHTML: PMCommand {
         // A filtered page lists only the changes to the cards it shows.
         let newest = try context.store().recentHistory(limit: filters.isFiltering ? 200 : Self.newestCount)
             .filter { !filters.isFiltering || shown.contains($0.taskID) }.prefix(Self.newestCount)
-            .map { (at: $0.at, by: history.who($0), sentence: history.sentence($0)) }
+            .map { (at: $0.at, by: history.who($0), sentence: history.described($0)) }
         let page = HTMLExport(
             localizer: context.localizer, style: plain, today: context.environment.today, madeAt: context.now,
             newest: Array(newest),

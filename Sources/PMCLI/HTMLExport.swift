@@ -83,8 +83,10 @@ struct HTMLExport {
         var html = "<li class=\"card\(late ? " overdue" : "")\(task.conflicts.isEmpty ? "" : " conflict")\">\n"
         html += "<h3>\(Self.escaped(TextSafety.escaped(task.title)))</h3>\n"
         if let due = task.due {
-            let text = l.string(late ? .htmlOverdue : .htmlDue, .text(style.date(due)))
-            html += "<p class=\"due\"><time datetime=\"\(due.description)\">\(Self.escaped(text))</time></p>\n"
+            let key: L10nKey = late ? .htmlOverdue : due == today ? .htmlDueToday : .htmlDue
+            let text = l.string(key, .text(style.date(due)))
+            html +=
+                "<p class=\"due\(due == today ? " today" : "")\"><time datetime=\"\(due.description)\">\(Self.escaped(text))</time></p>\n"
         }
         if !task.assignees.isEmpty {
             let names = Assignees.sorted(task.assignees).map { "@" + TextSafety.escaped($0) }.joined(separator: " ")
@@ -154,6 +156,7 @@ struct HTMLExport {
         .due,.who{color:var(--dim)}
         .overdue{border-left-color:var(--late)}
         .overdue .due{color:var(--late);font-weight:bold}
+        .due.today{font-weight:bold}
         .conflict{border-left-color:var(--warn)}
         .conflicted{color:var(--warn)}
         .body{white-space:pre-wrap}

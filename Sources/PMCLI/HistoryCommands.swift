@@ -109,19 +109,20 @@ struct HistoryView {
 
     func lines(_ events: [HistoryEvent]) -> [String] {
         events.map { event in
-            // An undo or redo says so: "Undid: Moved 'X' from DOING to TODO."
-            var what = sentence(event)
-            if event.undoes != nil { what = localizer.string(.historyUndid, .text(localizer.afterColon(what))) }
-            if event.redoes != nil { what = localizer.string(.historyRedid, .text(localizer.afterColon(what))) }
-            return localizer.string(
-                .historyLine, .text(style.dim(style.dateTime(event.at))), .text(who(event)), .text(what))
+            localizer.string(
+                .historyLine, .text(style.dim(style.dateTime(event.at))), .text(who(event)), .text(described(event)))
         }
     }
 
-    /// What happened, as a sentence: `Moved 'X' from TODO to DOING.` An
-    /// undo is said as the change it took back, as that change was made
-    /// (`Undid: Removed 'X' from TODO.` after a deletion was undone), never
-    /// as its compensating event, which reads as the opposite.
+    /// What a change did, an undo or redo saying so: "Undid: Moved 'X'
+    /// from DOING to TODO." (history, news and the exported page alike).
+    func described(_ event: HistoryEvent) -> String {
+        var what = sentence(event)
+        if event.undoes != nil { what = localizer.string(.historyUndid, .text(localizer.afterColon(what))) }
+        if event.redoes != nil { what = localizer.string(.historyRedid, .text(localizer.afterColon(what))) }
+        return what
+    }
+
     /// Who made a change, as the reader sees it: the name it gives, and the
     /// person of the copy it came from when that is someone else.
     func who(_ event: HistoryEvent) -> String {
@@ -130,6 +131,10 @@ struct HistoryView {
         return localizer.string(.historyFromCopy, .text(name), .text(TextSafety.escaped(other)))
     }
 
+    /// What happened, as a sentence: `Moved 'X' from TODO to DOING.` An
+    /// undo is said as the change it took back, as that change was made
+    /// (`Undid: Removed 'X' from TODO.` after a deletion was undone), never
+    /// as its compensating event, which reads as the opposite.
     func sentence(_ event: HistoryEvent) -> String {
         let event = event.undoes == nil ? event : Self.takenBack(event)
         let l = localizer

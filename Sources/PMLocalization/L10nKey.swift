@@ -506,6 +506,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case htmlEmpty = "html.empty"
     case htmlNewest = "html.newest"
     case htmlDue = "html.due"
+    case htmlDueToday = "html.dueToday"
     case htmlOverdue = "html.overdue"
     case htmlAssigned = "html.assigned"
     case htmlConflict = "html.conflict"

@@ -24,6 +24,24 @@ import Testing
         #expect(state.reduce(.character("q")) == [.quit])
     }
 
+    /// A filter that empties the selected column: the selection goes to the
+    /// nearest column with a card (issue 44, item 9); a refresh that is no
+    /// filter leaves the reader in the column they went to.
+    @Test func aFilterThatEmptiesTheSelectedColumnSelectsTheNearestCard() {
+        var state = BoardScreen(columns: [[a], [b], []])
+        _ = state.reduce(.character("2"))
+        #expect(state.selected == b)
+        state.refresh(columns: [[a], [], []], canUndo: false, canRedo: false, filtered: true)
+        #expect(state.selected == a)
+        var went = BoardScreen(columns: [[a], [], []])
+        _ = went.reduce(.character("3"))
+        went.refresh(columns: [[a], [], []], canUndo: false, canRedo: false)
+        #expect(went.selected == nil)
+        // Nothing shown anywhere: nothing to go to.
+        went.refresh(columns: [[], [], []], canUndo: false, canRedo: false, filtered: true)
+        #expect(went.selected == nil)
+    }
+
     @Test func escClearsTheFilterWhetherTypingOrNot() {
         var state = BoardScreen(columns: [[a, b], [], []])
         _ = state.reduce(.character("/"))

@@ -106,4 +106,29 @@ import Testing
         try session.keys("q")
         #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
     }
+    /// A filter that empties the selected column moves the selection to a
+    /// card it shows: the keys act on a card on screen, not "No card
+    /// selected" (issue 44, item 9).
+    @Test func aFilterThatEmptiesTheSelectedColumnSelectsACardItShows() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Budget"])
+        let seminar = try pm.run(["add", "Seminar"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["move", seminar, "doing"])
+        let session = try Session(pm: pm)
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("TODO (1)") && $0.contains("DOING (1)") }, "\(session.screen)")
+        try session.keys("2")
+        try session.keys("/")
+        try session.raw("budg")
+        #expect(session.waitFor { $0.contains("DOING (0)") && !$0.contains("Seminar") }, "\(session.screen)")
+        try session.keys("Enter")
+        try session.keys("d")
+        #expect(
+            session.waitFor { $0.contains("Budget") && $0.contains("y: yes") && !$0.contains("No card selected") },
+            "the delete question is about the card shown: \(session.screen)")
+        try session.keys("Escape")
+        try session.keys("q")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+        #expect(try pm.run(["list"]).stdout.contains("Budget"), "nothing deleted")
+    }
 }

@@ -121,4 +121,29 @@ import Testing
         #expect(page.contains("<p class=\"conflicted\">Conflit : "), "\(page)")
         #expect(page.contains("Budget &lt;draft&gt;") || page.contains("Budget 2027"))
     }
+    /// What a native reader found on the page (issue 44, item 17): when the
+    /// page was made is not read as when the board began; a card due today
+    /// says so; a deletion and its undo are two different lines.
+    @Test(arguments: [
+        ("en_US.UTF-8", "This page was made on", "Due today (", "Undid: Removed"),
+        ("fr_FR.UTF-8", "Page générée le", "Échéance aujourd’hui (", "Annulé : « Gone and back »"),
+        ("ko_KR.UTF-8", "이 페이지는", "오늘 마감(", "되돌림:"),
+    ])
+    func thePageSaysWhatItIsAndWhatIsDueTodayAndWhatWasUndone(language: String, made: String, today: String, undid: String)
+        throws
+    {
+        let pm = PMBinary(language: language)
+        try pm.run(["add", "Due now", "--due", "2026-11-21"])
+        let gone = try pm.run(["add", "Gone and back"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["delete", gone])
+        try pm.run(["undo"])
+        let page = try pm.run(["export", "html"]).stdout
+        #expect(page.contains(made) && page.contains(today), "\(page)")
+        #expect(page.contains("class=\"due today\""), "\(page)")
+        let newest = try #require(page.components(separatedBy: "<section class=\"newest\">").last)
+        #expect(newest.contains(undid), "\(newest)")
+        // Four lines: two added, one removed, and its undo said as one (it read as a second removal).
+        #expect(newest.components(separatedBy: "<li>").count == 5, "\(newest)")
+        #expect(newest.components(separatedBy: undid).count == 2, "\(newest)")
+    }
 }

@@ -97,10 +97,13 @@ public struct BoardScreen: Equatable, Sendable {
     }
 
     /// The board changed (a command of ours, another process, a sync): the
-    /// selection stays on the same task wherever it went, else on the same place.
+    /// selection stays on the same task wherever it went, else on the same
+    /// place. After the filter changed (`filtered`), a selection left in a
+    /// column the filter emptied goes to the nearest column that shows a
+    /// card, so that the keys act on a card that is on screen (issue 44, item 9).
     public mutating func refresh(
         columns new: [[TaskID]], canUndo: Bool, canRedo: Bool, undoBlocked: Bool = false, conflicted: Set<TaskID> = [],
-        changedByOthers: Set<TaskID>? = nil
+        changedByOthers: Set<TaskID>? = nil, filtered: Bool = false
     ) {
         let keep = selected
         self.conflicted = conflicted
@@ -114,6 +117,11 @@ public struct BoardScreen: Equatable, Sendable {
                     return
                 }
             }
+        }
+        if filtered, columns[column].isEmpty,
+            let nearest = columns.indices.filter({ !columns[$0].isEmpty }).min(by: { abs($0 - column) < abs($1 - column) })
+        {
+            column = nearest
         }
         row = min(row, max(0, columns[column].count - 1))
     }

@@ -145,7 +145,7 @@ public final class TerminalDriver {
             return true
         case .filter:
             // Narrowed in memory: nothing is read again.
-            showColumns()
+            showColumns(filtered: true)
             dirty = true
             return true
         default: break
@@ -222,13 +222,14 @@ public final class TerminalDriver {
     private var undo = (canUndo: false, canRedo: false, blocked: false)
 
     /// The columns the filter lets through, from the tasks last loaded.
-    private func showColumns(changed: Set<TaskID>? = nil) {
+    private func showColumns(changed: Set<TaskID>? = nil, filtered: Bool = false) {
         let filter = state.filter
         let shown = filter.isActive || source.openedFiltered ? ordered.filter { source.admits($0, filter) } : ordered
         let columns = TaskState.allCases.map { state in shown.filter { $0.state == state }.map(\.id) }
         state.refresh(
             columns: columns, canUndo: undo.canUndo, canRedo: undo.canRedo, undoBlocked: undo.blocked,
-            conflicted: Set(ordered.filter { !$0.conflicts.isEmpty }.map(\.id)), changedByOthers: changed)
+            conflicted: Set(ordered.filter { !$0.conflicts.isEmpty }.map(\.id)), changedByOthers: changed,
+            filtered: filtered)
     }
 
     private func reload() throws {
