@@ -156,20 +156,7 @@ struct BoardView {
                 marks.append(localizer.string(.listConflict, .text(fields)))
             }
             if task.restored { marks.append(localizer.string(.listRestored)) }
-            if !task.assignees.isEmpty {
-                let names = TerminalCells.truncate(
-                    task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "),
-                    toWidth: max(1, width - indentCells))
-                lines.add(indent)
-                lines.add(style.dim(names))
-                lines.end(width: indentCells + TerminalCells.width(of: names))
-            }
-            for mark in marks {
-                let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
-                lines.add(indent)
-                lines.add(style.red(text))
-                lines.end(width: indentCells + TerminalCells.width(of: text))
-            }
+            // The deadline first, then who, then sync's marks: the board's order (one card, one form).
             if let due = task.due {
                 let overdue = task.isOverdue(today: today)
                 // At 80 columns a column has 25 cells: a compact date, and if
@@ -184,6 +171,20 @@ struct BoardView {
                 lines.add(lead)
                 lines.add(overdue ? style.red(text.text) : text.text)
                 lines.end(width: lead.utf8.count + text.width)
+            }
+            if !task.assignees.isEmpty {
+                let names = TerminalCells.truncate(
+                    task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "),
+                    toWidth: max(1, width - indentCells))
+                lines.add(indent)
+                lines.add(style.dim(names))
+                lines.end(width: indentCells + TerminalCells.width(of: names))
+            }
+            for mark in marks {
+                let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
+                lines.add(indent)
+                lines.add(style.red(text))
+                lines.end(width: indentCells + TerminalCells.width(of: text))
             }
         }
         return lines

@@ -131,4 +131,30 @@ import Testing
         #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
         #expect(try pm.run(["list"]).stdout.contains("Budget"), "nothing deleted")
     }
+    /// One card, one form (issue 44, item 14): `pm list` and `pm board`
+    /// show a card's deadline, then who does it, in the same words ("due
+    /// today" on its day, the date otherwise), in every language.
+    @Test(arguments: [
+        ("en_US.UTF-8", "due today", "due Mar 1, 2027"), ("fr_FR.UTF-8", "échéance aujourd’hui", "1 mars 2027"),
+        ("ko_KR.UTF-8", "오늘 마감", "2027. 3. 1."),
+    ])
+    func listAndBoardShowACardAlike(language: String, today: String, later: String) throws {
+        var pm = PMBinary(language: language)
+        pm.environment["PM_NOW"] = "2026-11-21T10:00:00Z"
+        try pm.run(["add", "Budget", "--due", "2026-11-21", "--to", "ana"])
+        try pm.run(["add", "Plan", "--due", "2027-03-01", "--to", "lee"])
+        func order(_ text: String) -> [String] {
+            text.split(separator: "\n").map(String.init).compactMap { line in
+                [today, later, "@ana", "@lee"].first { line.contains($0) }
+            }
+        }
+        let list = try pm.run(["list"]).stdout
+        #expect(order(list) == [today, "@ana", later, "@lee"], "\(list)")
+        let session = try Session(pm: pm, language: language)
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("@lee") }, "\(session.screen)")
+        #expect(order(session.screen) == order(list), "\(session.screen)")
+        try session.keys("q")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+    }
 }

@@ -16,7 +16,10 @@ public final class DeadlineFormatter {
         var date: CivilDate
         var overdue: Bool
         var width: Int
+        /// The day it was made on: a board left open past midnight says "due today" of the new day only.
+        var today: CivilDate
     }
+    private let dueToday: String
     private var fittingCache: [Fitting: String] = [:]
     private var last: (key: Fitting, label: String)?
 
@@ -26,6 +29,7 @@ public final class DeadlineFormatter {
         compactFormatters = LocalDateFormat.CompactFormatters(locale: locale)
         due = localizer.format(.cardDue)
         overdue = localizer.format(.cardOverdue)
+        dueToday = localizer.string(.cardDueToday)
     }
 
     /// The card's deadline line: `due Jan 15, 2020` or `Jan 15, 2020 (overdue)`.
@@ -34,11 +38,13 @@ public final class DeadlineFormatter {
         return (isOverdue ? overdue : due)?.render([.text(text)]) ?? text
     }
 
-    /// The deadline line that fits `width` cells: the full form, else the
-    /// compact date (`Nov 20`, or `11/20/25` in another half-year) in the
-    /// same words, else the compact date alone; overdue always says so.
+    /// The deadline line that fits `width` cells: `due today` on its day
+    /// (in `pm list` and on the board alike: one card, one form), else the
+    /// full form, else the compact date (`Nov 20`, or `11/20/25` in another
+    /// half-year) in the same words, else the compact date alone; overdue
+    /// always says so.
     public func label(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
-        let key = Fitting(date: date, overdue: isOverdue, width: width)
+        let key = Fitting(date: date, overdue: isOverdue, width: width, today: today)
         // Cards come in deadline order: the label just made is most often the one asked for.
         if let last, last.key == key { return last.label }
         let label: String
@@ -53,6 +59,7 @@ public final class DeadlineFormatter {
     }
 
     private func makeLabel(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
+        if !isOverdue, date == today, TerminalCells.width(of: dueToday) <= width { return dueToday }
         let full = label(date, overdue: isOverdue)
         if TerminalCells.width(of: full) <= width { return full }
         let short = compactCache[date] ?? local.compact(date, today: today, using: compactFormatters)
