@@ -157,4 +157,23 @@ import Testing
         try session.keys("q")
         #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
     }
+    /// `?` lists the keys an AZERTY keyboard types the column digits with
+    /// (issue 44, item 20), beside the digits, in every language.
+    @Test(arguments: [("en_US.UTF-8", "go to TODO"), ("fr_FR.UTF-8", "aller à la colonne À FAIRE"), ("ko_KR.UTF-8", "할 일 열로 이동")])
+    func helpNamesTheAzertyKeysOfTheColumns(language: String, goTo: String) throws {
+        let pm = PMBinary(language: language)
+        try pm.run(["add", "Card"])
+        let session = try Session(pm: pm, language: language)
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("Card") }, "\(session.screen)")
+        try session.keys("?")
+        #expect(
+            session.waitFor { screen in
+                screen.split(separator: "\n").contains { $0.contains("1 &") && $0.contains(goTo) }
+            }, "\(language): \(session.screen)")
+        #expect(session.screen.contains("2 é") && session.screen.contains("3 \""), "\(session.screen)")
+        try session.keys("Escape")
+        try session.keys("q")
+        #expect(session.waitFor { $0.contains("EXITED-0") }, "\(session.screen)")
+    }
 }

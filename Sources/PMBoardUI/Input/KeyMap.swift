@@ -66,7 +66,15 @@ public enum KeyMap {
 
     /// The digit of a key on the top row of a French AZERTY keyboard.
     public static func azertyDigit(_ character: Character) -> Character? {
-        guard let position = Array("&é\"'(-è_çà").firstIndex(of: character) else { return nil }
+        guard let position = Array(azertyRow).firstIndex(of: character) else { return nil }
         return Array("1234567890")[position]
     }
+
+    /// The key of a French AZERTY keyboard's top row that types `digit` unshifted (`1`: `&`).
+    public static func azertyKey(of digit: Character) -> Character? {
+        guard let position = Array("1234567890").firstIndex(of: digit) else { return nil }
+        return Array(azertyRow)[position]
+    }
+
+    private static let azertyRow = "&é\"'(-è_çà"
 }

@@ -180,7 +180,13 @@ extension BoardRenderer {
             let label =
                 columns[binding.action].map { localizer.string(.boardKeyColumnNamed, .text(name($0))) }
                 ?? labels[binding.action].map { localizer.string($0) } ?? ""
-            let keys = binding.keys.map(keyName).joined(separator: " ")
+            var keys = binding.keys.map(keyName).joined(separator: " ")
+            // A column's digit, and the key that types it on a French AZERTY keyboard (`1 &`).
+            if columns[binding.action] != nil, case .character(let digit)? = binding.keys.first,
+                let azerty = KeyMap.azertyKey(of: digit)
+            {
+                keys += " " + String(azerty)
+            }
             if let last = rows.indices.last, rows[last].label == label {
                 rows[last].keys += " " + keys
             } else {
