@@ -336,7 +336,11 @@ struct Status: PMCommand {
             return
         }
         let style = context.style(color: colors.useColor(context))
-        var tasks = zip(TaskState.allCases, counts).map { "\(l.string(StateNames.key($0))) \($1)" }.joined(separator: " · ")
+        // Each number with its counter where the language has one (할 일 3개).
+        var tasks = zip(TaskState.allCases, counts).map {
+            l.plural(.statusInColumn, count: $1, .text(l.string(StateNames.key($0))))
+        }
+        .joined(separator: " · ")
         if overdue > 0 { tasks += " · " + l.plural(.listOverdue, count: overdue) }
         // One word per row: it agrees with the row's noun (la cible → aucune).
         var remoteText = l.string(.statusNoRemote)

@@ -23,6 +23,7 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case mergeDone = "merge.done"
     case mergeSkipped = "merge.skipped"
     case syncUnsigned = "sync.unsigned"
+    case statusInColumn = "status.inColumn"
     case syncOffline = "sync.offline"
     case syncOtherBoard = "sync.otherBoard"
     case syncOtherBoardChanged = "sync.otherBoardChanged"
