@@ -153,7 +153,8 @@ struct BoardView {
             var marks: [String] = []
             if !task.conflicts.isEmpty {
                 let fields = task.conflicts.keys.sorted().map { FieldNames.label($0, localizer) }.joined(separator: ", ")
-                marks.append(localizer.string(.listConflict, .text(fields)))
+                // After the colon as the language writes it (French: « Conflit : titre »).
+                marks.append(localizer.string(.listConflict, .text(localizer.afterColon(fields))))
             }
             if task.restored { marks.append(localizer.string(.listRestored)) }
             // The deadline first, then who, then sync's marks: the board's order (one card, one form).

@@ -99,7 +99,7 @@ struct HTMLExport {
                     style: TextStyle(color: false, formatLocale: style.formatLocale, zone: style.zone))
             }
             let text = l.string(.showConflictValues, .text(FieldNames.label(field, l)), .text(values.joined(separator: ", ")))
-            html += "<p class=\"conflicted\">\(Self.escaped(l.string(.htmlConflict, .text(text))))</p>\n"
+            html += "<p class=\"conflicted\">\(Self.escaped(l.string(.htmlConflict, .text(l.afterColon(text)))))</p>\n"
         }
         if !task.body.isEmpty {
             html += "<p class=\"body\">\(Self.escaped(TextSafety.escaped(task.body, keepNewlines: true)))</p>\n"

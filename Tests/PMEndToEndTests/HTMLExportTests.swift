@@ -118,7 +118,7 @@ import Testing
         try pm.run(["sync"])
         let page = try pm.run(["export", "html"], ["LANG": "fr_FR.UTF-8"]).stdout
         #expect(page.contains("class=\"card conflict\""), "\(page)")
-        #expect(page.contains("<p class=\"conflicted\">Conflit : "), "\(page)")
+        #expect(page.contains("<p class=\"conflicted\">Conflit : titre : aussi "), "\(page)")
         #expect(page.contains("Budget &lt;draft&gt;") || page.contains("Budget 2027"))
     }
     /// What a native reader found on the page (issue 44, item 17): when the

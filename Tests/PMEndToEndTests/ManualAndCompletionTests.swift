@@ -178,23 +178,27 @@ import Testing
             pm: pm, width: 120, height: 30, language: "C.UTF-8", extra: environment,
             command: [bash, "--norc", "--noprofile"])
         defer { session.close() }
-        // Prompts on the screen (a trailing space is not captured).
+        // Prompts on the screen (a trailing space is not captured). The
+        // prompt is written split in two where it is set, so that the
+        // command's own echo — wrapped anywhere, on a loaded machine before
+        // bash has even started — never counts as one.
         func prompts(_ screen: String) -> Int {
-            screen.split(separator: "\n").filter { $0 == ">" || $0.hasPrefix("> ") }.count
+            screen.split(separator: "\n").filter { $0 == "PMPROMPT>" || $0.hasPrefix("PMPROMPT> ") }.count
         }
-        try session.raw("cd '\(folder)'; source '\(Self.resources.path)/completions/pm.bash'; PS1='> '")
+        #expect(session.waitFor(10) { $0.contains("bash-") || $0.contains("$") }, "bash is ready: \(session.screen)")
+        try session.raw("cd '\(folder)'; source '\(Self.resources.path)/completions/pm.bash'; PS1='PM''PROMPT> '")
         try session.keys("Enter")
-        #expect(session.waitFor(6) { prompts($0) == 1 }, "\(session.screen)")
+        #expect(session.waitFor(10) { prompts($0) == 1 }, "\(session.screen)")
         try session.raw("pm merge x")
         try session.keys("Tab")
-        #expect(session.waitFor(6) { $0.contains("pm merge x\\$\\(touch\\$\\{IFS\\}PWN\\)") }, "\(session.screen)")
+        #expect(session.waitFor(10) { $0.contains("pm merge x\\$\\(touch\\$\\{IFS\\}PWN\\)") }, "\(session.screen)")
         try session.keys("Enter")
         // pm merge ran on the file of that name, its name as typed.
         #expect(session.waitFor(10) { prompts($0) == 2 }, "\(session.screen)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/PWN"), "the name's command ran: \(session.screen)")
         try session.raw("pm unassign \(id) {")
         try session.keys("Tab")
-        #expect(session.waitFor(6) { $0.contains("pm unassign \(id) \\{a..b\\}") }, "\(session.screen)")
+        #expect(session.waitFor(10) { $0.contains("pm unassign \(id) \\{a..b\\}") }, "\(session.screen)")
         try session.keys("Enter")
         #expect(session.waitFor(10) { prompts($0) == 3 }, "\(session.screen)")
         let show = try pm.run(["show", id, "--json"]).stdout

@@ -235,7 +235,7 @@ public struct BoardRenderer {
         }
         if !task.conflicts.isEmpty {
             let fields = task.conflicts.keys.sorted().map(fieldLabel).joined(separator: ", ")
-            lines.append(("  " + localizer.string(.listConflict, .text(fields)), [.red]))
+            lines.append(("  " + localizer.string(.listConflict, .text(localizer.afterColon(fields))), [.red]))
         }
         if task.restored { lines.append(("  " + localizer.string(.listRestored), [.red])) }
         return lines
