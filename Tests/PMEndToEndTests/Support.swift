@@ -38,7 +38,9 @@ struct PMBinary {
         environment["PM_BOARD"] = board ?? home.file("board.json")
         // A suite run on a faked clock (`.ci/suite-any-day`): pm reads the
         // same clock as the test that runs it.
-        for name in ["LD_PRELOAD", "FAKETIME", "FAKETIME_DONT_FAKE_MONOTONIC"] {
+        for name in [
+            "LD_PRELOAD", "FAKETIME", "FAKETIME_DONT_FAKE_MONOTONIC", "NO_FAKE_STAT", "FAKETIME_DISABLE_SHM",
+        ] {
             if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
         }
     }
