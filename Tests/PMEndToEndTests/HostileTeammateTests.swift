@@ -386,17 +386,8 @@ enum Assignees {
     }
 
     @Test func aColleaguesConflictingValueSurvivesDeleteThenUndo() throws {
-        let (_, _, copies) = try SharedFolderBoard.make(["ana", "lee"])
+        let (copies, id) = try SharedFolderBoard.renamedAtOnce(["ana", "lee"], from: "Start", to: ["Ana's", "Lee's"])
         let (ana, lee) = (copies[0], copies[1])
-        let id = try ana.id(["add", "Start"])
-        try ana.run(["sync"])
-        try lee.run(["sync"])
-        // Both rename it offline: one value shown, the other kept as a conflict.
-        try ana.run(["edit", id, "--title", "Ana's"])
-        try lee.run(["edit", id, "--title", "Lee's"])
-        try ana.run(["sync"])
-        try lee.run(["sync"])
-        try ana.run(["sync"])
         let before = try HostileTeammateTests.titles(ana) + Self.conflictValues(ana, id)
         #expect(before.sorted() == ["Ana's", "Lee's"], "\(before)")
         #expect(try ana.run(["delete", id]).status == 0)
@@ -876,5 +867,19 @@ enum SharedFolderBoard {
         let copies = users.map { SyncEndToEndTests.Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
         for copy in copies { try copy.run(["remote", "add", share]) }
         return (pm, share, copies)
+    }
+
+    /// Two copies of a task `start` that each renamed it offline (`titles`,
+    /// one each), then synced: both have both values, one shown and the
+    /// other kept as a conflict.
+    static func renamedAtOnce(_ users: [String], from start: String, to titles: [String]) throws -> (
+        copies: [SyncEndToEndTests.Copy], id: String
+    ) {
+        let (_, _, copies) = try make(users)
+        let id = try copies[0].id(["add", start])
+        for copy in copies { try copy.run(["sync"]) }
+        for (copy, title) in zip(copies, titles) { try copy.run(["edit", id, "--title", title]) }
+        for copy in copies + [copies[0]] { #expect(try copy.run(["sync"]).status == 0) }
+        return (copies, id)
     }
 }

@@ -98,19 +98,11 @@ import Testing
     /// written at the same time stays beside it as a conflict, as the README
     /// promises (issue 44, item 3). Once both undo, every copy is back.
     @Test func anUndoAfterAConcurrentEditOfTheSameFieldKeepsTheColleaguesValue() throws {
-        let (_, _, copies) = try SharedFolderBoard.make(["camille", "ji-woo"])
+        let (copies, id) = try SharedFolderBoard.renamedAtOnce(
+            ["camille", "ji-woo"], from: "Budget", to: ["Camille's budget", "Ji-woo's budget"])
         let (camille, jiwoo) = (copies[0], copies[1])
-        let id = try camille.id(["add", "Budget"])
-        try camille.run(["sync"])
-        try jiwoo.run(["sync"])
-        try camille.run(["edit", id, "--title", "Camille's budget"])
-        try jiwoo.run(["edit", id, "--title", "Ji-woo's budget"])
-        for copy in [camille, jiwoo, camille] { #expect(try copy.run(["sync"]).status == 0) }
         func title(_ copy: SyncEndToEndTests.Copy) throws -> (shown: String, conflicts: [String]) {
-            let json = try copy.run(["show", id, "--json"]).stdout
-            let task = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-            let conflicts = (task["conflicts"] as? [String: Any])?["title"] as? [String] ?? []
-            return (task["title"] as? String ?? "", conflicts)
+            (try HostileTeammateTests.titles(copy).first ?? "", try DeleteUndoTests.conflictValues(copy, id))
         }
         let before = try title(camille)
         #expect(Set([before.shown] + before.conflicts) == ["Camille's budget", "Ji-woo's budget"], "\(before)")
