@@ -18,11 +18,15 @@ import Testing
     static func seedBoard(_ pm: PMBinary) throws -> [String] {
         var ids: [String] = []
         var text = "{\"history\": [], \"id\": \"00c0ffee-0000-4000-8000-00000000b0a4\", \"schemaVersion\": 1, \"tasks\": [\n"
+        // Made in the year before today, whatever day the suite runs on: a
+        // board from the future comes after every change made now in merge
+        // order, and undo was then rightly refused (found at a faked 31 January).
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
         for n in 0..<taskCount {
             let id = String(
                 format: "%08x-%04x-4%03x-8%03x-%012x", n &* 2_654_435_761 & 0xffff_ffff, n & 0xffff, n % 0xfff, n % 0xfff, n)
             ids.append(id)
-            let time = String(format: "2026-%02d-%02dT09:00:00.000Z", 1 + n % 11, 1 + n % 28)
+            let time = SimulatedReplica.iso(now - Int64(1 + n % 300) * 86_400_000)
             if n > 0 { text += ",\n" }
             text +=
                 "{\"body\": \"seeded\", \"createdAt\": \"\(time)\", \"id\": \"\(id)\", \"state\": \"\(["todo", "doing", "done"][n % 3])\", \"title\": \"task \(n)\", \"updatedAt\": \"\(time)\"}"

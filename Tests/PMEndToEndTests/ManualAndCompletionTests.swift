@@ -61,7 +61,7 @@ import Testing
     func theManualReadsWellInItsLanguage(path: String, exitHeading: String) throws {
         let man = try require("man")
         let file = Self.resources.appendingPathComponent(path).path
-        let pm = PMBinary()
+        let pm = PMBinary.withoutFakedClock()
         let plain = try pm.run(["-l", file], ["LANG": "C", "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"], binary: man)
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(path) under LANG=C: \(plain.stderr.prefix(300))")
         if path.contains("/ko/") {
@@ -103,7 +103,7 @@ import Testing
             ("man/fr/man1/pm.1", ["NOM", "COMMANDES", "CODE DE RETOUR", "pm move <identifiant> <colonne>", "Nouveau"]),
             ("man/ko/man1/pm.1", ["이름", "사용법", "종료 코드", "pm move <ID> <열>", "환경 변수"]),
         ]
-        let pm = PMBinary()
+        let pm = PMBinary.withoutFakedClock()
         for (path, words) in expectations {
             let file = Self.resources.appendingPathComponent(path).path
             let run = try pm.run(

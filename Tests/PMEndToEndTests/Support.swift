@@ -45,6 +45,14 @@ struct PMBinary {
         }
     }
 
+    /// For a tool that reads no clock (`man`), in a run on a faked clock:
+    /// its sandbox cannot open libfaketime's shared memory, and says so.
+    static func withoutFakedClock() -> PMBinary {
+        var binary = PMBinary()
+        binary.environment["LD_PRELOAD"] = nil
+        return binary
+    }
+
     var boardPath: String { environment["PM_BOARD"] ?? "" }
 
     func boardBytes() -> Data? { FileManager.default.contents(atPath: boardPath) }
