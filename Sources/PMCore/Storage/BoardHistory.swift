@@ -90,15 +90,17 @@ extension BoardStore {
         let log = eventLog(of: target)
         guard try log.exists() else { return ReplicaLedger() }
         let header = try readIndexed(target)?.header ?? read(target)?.board
-        if let header, header.schemaVersion == Board.currentSchemaVersion, var ledger = header.log.replicas {
-            let (events, _) = try log.read(after: header.log)
-            let ordered = FoldedTasks.inMergeOrder(events)
-            if header.log.order == nil && header.log.events > 0 {
-                // Where the file stands is not known: the log is read whole below.
-            } else if ordered.first.map({ first in header.log.order.map { $0 < EventOrder(first) } ?? true }) ?? true {
-                for event in ordered { _ = ledger.take(event) }
-                return ledger
+        if let header, header.schemaVersion == Board.currentSchemaVersion, var ledger = header.log.replicas,
+            header.log.order != nil || header.log.events == 0
+        {
+            // What the log holds past the file, taken as a fold takes it:
+            // only when all of it comes after the file's last event.
+            let tail = FoldedTasks.inMergeOrder(try log.read(after: header.log).events)
+            if let last = header.log.order, let first = tail.first, !(last < EventOrder(first)) {
+                return ReplicaLedger.of(try log.readAll().events)
             }
+            for event in tail { _ = ledger.take(event) }
+            return ledger
         }
         return ReplicaLedger.of(try log.readAll().events)
     }
