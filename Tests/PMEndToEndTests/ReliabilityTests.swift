@@ -148,7 +148,7 @@ import Testing
             Issue.record("setpriv is missing: install util-linux")
             return
         }
-        let pm = PMBinary()
+        let pm = PMBinary.withoutFakedClock()
         try pm.run(["add", "kept"])
         let before = pm.boardBytes()
         // World-readable but not writable for nobody.

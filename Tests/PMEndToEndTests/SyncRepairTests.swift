@@ -101,7 +101,7 @@ import Testing
     /// repository another user owns: permission denied, exit 77, in their
     /// language; nothing lost. (pm runs as an unprivileged user: `setpriv`.)
     @Test func noAccessIsSaidAsSuch() throws {
-        let pm = PMBinary()
+        let pm = PMBinary.withoutFakedClock()
         let home = pm.home.file("nobody")
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let share = pm.home.file("share")
