@@ -64,7 +64,7 @@ let package = Package(
 
         .target(name: "PMTestSupport", dependencies: ["PMCore"]),
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
-        .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"]),
+        .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
         .testTarget(name: "PMCLITests", dependencies: ["PMCLI"]),
         .testTarget(

@@ -299,6 +299,9 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     }
 
     func describe(_ error: Error) -> String {
-        ErrorReport.describe(error, localizer: context.localizer).lines.joined(separator: " ")
+        ErrorReport.describe(
+            error, localizer: context.localizer, when: context.style(color: false).dateTime,
+            reader: context.environment.user
+        ).lines.joined(separator: " ")
     }
 }

@@ -24,11 +24,14 @@ enum ErrorReport {
     /// - Parameters:
     ///   - when: renders a stored ISO 8601 time for the reader.
     ///   - formatLocale: the reader's date locale, for the example of a short date.
+    ///   - reader: who reads it (PM_USER): their own change is "you", never their name.
     static func describe(
-        _ error: Error, localizer l: Localizer, when: (String) -> String = { $0 }, formatLocale: String = "en_US"
+        _ error: Error, localizer l: Localizer, when: (String) -> String = { $0 }, formatLocale: String = "en_US",
+        reader: String? = nil
     ) -> (lines: [String], status: ExitStatus) {
         switch error {
-        case let error as PMError: return describe(error, localizer: l, when: when, formatLocale: formatLocale)
+        case let error as PMError:
+            return describe(error, localizer: l, when: when, formatLocale: formatLocale, reader: reader)
         case let error as CLIError:
             switch error {
             case .invalidEnvironment(let name, let value):
@@ -53,7 +56,8 @@ enum ErrorReport {
     }
 
     static func describe(
-        _ error: PMError, localizer l: Localizer, when: (String) -> String = { $0 }, formatLocale: String = "en_US"
+        _ error: PMError, localizer l: Localizer, when: (String) -> String = { $0 }, formatLocale: String = "en_US",
+        reader: String? = nil
     ) -> (lines: [String], status: ExitStatus) {
         let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
         switch error {
@@ -128,7 +132,16 @@ enum ErrorReport {
         case .nothingToRedo: return ([l.string(.errorNothingToRedo)], .refused)
         case .undoConflict(let conflict):
             var lines: [String]
-            if let by = conflict.by, let at = conflict.at {
+            if let by = conflict.by, let at = conflict.at, by == reader {
+                let key: L10nKey
+                switch (conflict.deleted, conflict.redo) {
+                case (false, false): key = .errorUndoConflictYou
+                case (true, false): key = .errorUndoDeletedYou
+                case (false, true): key = .errorRedoConflictYou
+                case (true, true): key = .errorRedoDeletedYou
+                }
+                lines = [l.string(key, safe(conflict.title), .text(TextSafety.escaped(when(at))))]
+            } else if let by = conflict.by, let at = conflict.at {
                 let key: L10nKey
                 switch (conflict.deleted, conflict.redo) {
                 case (false, false): key = .errorUndoConflict

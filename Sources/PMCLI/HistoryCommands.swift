@@ -187,10 +187,22 @@ struct HistoryView {
             return sentence(of: change, in: event)
         }
         let title = MessageArgument.text(TextSafety.escaped(event.title))
-        if !assigned.isEmpty { sentences.append(l.string(.historyAssigned, title, .text(assigned.joined(separator: ", ")))) }
-        if !unassigned.isEmpty {
-            sentences.append(l.string(.historyUnassigned, title, .text(unassigned.joined(separator: ", "))))
+        // A person who takes a task, or steps back from it: the line already
+        // names them, and Korean never honours oneself (지수 님에게).
+        let byThemselves = TextSafety.escaped(event.by)
+        let people = { (names: [String]) in
+            MessageArgument.text(names.sorted().map { l.string(.historyPerson, .text($0)) }.joined(separator: ", "))
         }
+        if assigned == [byThemselves] {
+            sentences.append(l.string(.historyTook, title))
+        } else if assigned.contains(byThemselves) {
+            sentences.append(l.string(.historyTookWith, title, people(assigned.filter { $0 != byThemselves })))
+        } else if !assigned.isEmpty {
+            sentences.append(l.string(.historyAssigned, title, people(assigned)))
+        }
+        if unassigned.contains(byThemselves) { sentences.append(l.string(.historySteppedBack, title)) }
+        let others = unassigned.filter { $0 != byThemselves }
+        if !others.isEmpty { sentences.append(l.string(.historyUnassigned, title, people(others))) }
         return sentences
     }
 

@@ -146,7 +146,7 @@ public enum PMMain {
         let variables = ProcessContext.variables
         let home = ProcessContext.nonEmpty(variables["HOME"]) ?? "/"
         let state = (ProcessContext.absolute(variables["XDG_STATE_HOME"]) ?? home + "/.local/state") + "/pm"
-        let user = ProcessContext.nonEmpty(variables["PM_USER"]) ?? ProcessContext.nonEmpty(variables["USER"]) ?? "unknown"
+        let user = ProcessContext.userName(variables)
         let mark = NoticeMark(stateDirectory: state, user: user, name: "icu")
         guard !mark.given else { return }
         let l = ProcessContext.localizer
@@ -167,7 +167,8 @@ public enum PMMain {
             color: false, formatLocale: LanguageResolver.formatLocale(environment: variables),
             zone: ProcessContext.timeZone(variables["TZ"]))
         let (lines, status) = ErrorReport.describe(
-            error, localizer: localizer, when: style.dateTime, formatLocale: style.formatLocale)
+            error, localizer: localizer, when: style.dateTime, formatLocale: style.formatLocale,
+            reader: ProcessContext.userName(variables))
         // After "pm : erreur :", French begins with a small letter (issue 44, item 21).
         var text = localizer.string(.errorFormat, .text(localizer.afterColon(lines.first ?? "")))
         for line in lines.dropFirst() { text += "\n" + line }

@@ -57,7 +57,7 @@ struct ProcessContext {
         let dataHome = absolute(variables["XDG_DATA_HOME"]) ?? home + "/.local/share"
         let stateHome = absolute(variables["XDG_STATE_HOME"]) ?? home + "/.local/state"
         let board = nonEmpty(boardOverride) ?? nonEmpty(variables["PM_BOARD"]) ?? dataHome + "/pm/board.json"
-        let user = nonEmpty(variables["PM_USER"]) ?? nonEmpty(variables["USER"]) ?? "unknown"
+        let user = userName(variables)
         var lockTimeout = 5000
         if let text = nonEmpty(variables["PM_LOCK_TIMEOUT"]) {
             guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
@@ -151,6 +151,11 @@ struct ProcessContext {
     static func absolute(_ value: String?) -> String? {
         guard let value, value.hasPrefix("/") else { return nil }
         return value
+    }
+
+    /// Who runs pm: PM_USER, else the login name.
+    static func userName(_ variables: [String: String]) -> String {
+        nonEmpty(variables["PM_USER"]) ?? nonEmpty(variables["USER"]) ?? "unknown"
     }
 
     static func nonEmpty(_ value: String?) -> String? {

@@ -116,23 +116,52 @@ public enum Grammar {
         }
     }
 
+    /// English words whose usual Korean reading no spelling rule gives,
+    /// matched at the end of a word (GitHub 깃허브, prototype 프로토타입) or,
+    /// when marked whole, as the word alone. Each is in the test's list of
+    /// a product team's words (Tests/PMLocalizationTests/Fixtures).
+    static let latinExceptions: [(ending: String, whole: Bool, sound: FinalSound)] = [
+        ("hub", false, .vowel),  // 허브, where club 클럽 and tab 탭 close
+        ("check", false, .vowel),  // 체크, where click 클릭 and stack 스택 close
+        ("type", false, .consonant),  // 타입, where tape 테이프 opens
+        ("talk", false, .consonant),  // 카카오톡
+        ("scout", false, .vowel),  // 스카우트, where layout 레이아웃 closes
+        ("datadog", true, .consonant),  // 데이터독, where hotdog 핫도그 opens
+        ("lag", true, .consonant),  // 렉
+        ("leak", true, .consonant),  // 릭, where speak 스피크 opens
+        ("theme", true, .vowel),  // 테마
+        ("template", true, .consonant),  // 템플릿, where update 업데이트 opens
+        ("group", true, .consonant),  // 그룹, where soup 수프 opens
+    ]
+
     /// An English word or abbreviation as Koreans read it: `file` 파일 (ㄹ),
     /// `game` 게임, `web` 웹, `test` 테스트, `PDF` 피디에프, `URL` 유알엘.
+    /// Abbreviations by their letters' names; words by the loanword rules
+    /// (외래어 표기법): a voiceless stop after a short vowel closes the
+    /// syllable (web 웹, book 북, epic 에픽, app 앱), after a consonant or a
+    /// long vowel it takes 으 (test 테스트, cake 케이크); then the exceptions.
     static func latinSound(_ word: String) -> FinalSound {
         let letters = Array(word.lowercased())
         guard let last = letters.last else { return .vowel }
         let vowels: Set<Character> = ["a", "e", "i", "o", "u", "y", "é", "è", "ê", "à", "â", "ô", "î", "û"]
         let isAbbreviation = word.count <= 3 && word == word.uppercased() || !letters.contains { vowels.contains($0) }
         if isAbbreviation || letters.count == 1 {
-            // The last letter's name: 엘 ends in ㄹ, 엠 and 엔 in a consonant, the rest in a vowel.
+            // The last letter's name: 엘 and 알 end in ㄹ, 엠 and 엔 in a consonant, the rest in a vowel.
             switch last {
-            case "l": return .rieul
+            case "l", "r": return .rieul
             case "m", "n": return .consonant
             default: return .vowel
             }
         }
+        let lowered = String(letters)
+        if let exception = latinExceptions.first(where: {
+            $0.whole ? lowered == $0.ending : lowered.hasSuffix($0.ending)
+        }) {
+            return exception.sound
+        }
         let previous = letters.count >= 2 ? letters[letters.count - 2] : " "
         let beforePrevious = letters.count >= 3 ? letters[letters.count - 3] : " "
+        let third = letters.count >= 4 ? letters[letters.count - 4] : " "
         switch last {
         case "l": return .rieul
         case "m", "n": return .consonant
@@ -140,9 +169,15 @@ public enum Grammar {
         case "e" where previous == "l": return .rieul
         case "e" where previous == "m" || previous == "n": return .consonant
         case "k" where previous == "c": return .consonant
-        case "b", "k", "p", "t":
+        // 북, 훅, 룩: a short oo; 아웃: layout, checkout, timeout.
+        case "k" where previous == "o" && beforePrevious == "o": return .consonant
+        case "t" where previous == "u" && beforePrevious == "o": return .consonant
+        // A doubled stop after one vowel: app 앱, but a long vowel before still opens.
+        case "b" where previous == last, "p" where previous == last, "t" where previous == last:
+            return vowels.contains(beforePrevious) && !vowels.contains(third) ? .consonant : .vowel
+        case "b", "c", "k", "p", "t":
             // A stop after one short vowel is read closed (web 웹, chat 챗,
-            // set 셋); after a consonant or a long vowel it takes 으 (test 테스트).
+            // set 셋, Mac 맥); after a consonant or a long vowel it takes 으 (test 테스트).
             return vowels.contains(previous) && !vowels.contains(beforePrevious) ? .consonant : .vowel
         default: return .vowel
         }

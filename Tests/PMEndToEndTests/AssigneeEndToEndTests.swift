@@ -19,15 +19,16 @@ import Testing
         #expect(try assignees(pm, id) == ["ana", "lee"], "names kept sorted, each once")
         let said: [String: (assigned: String, unassigned: String, undid: String)] = [
             "en_US.UTF-8": (
-                "Assigned 'Budget review' to ji-woo.\n", "Unassigned lee from 'Budget review'.\n",
+                "Took 'Budget review'.\n", "Unassigned lee from 'Budget review'.\n",
                 "Undid your last change: unassigned lee from 'Budget review'.\n"
             ),
             "fr_FR.UTF-8": (
-                "« Budget review » assignée à ji-woo.\n", "« Budget review » n’est plus assignée à lee.\n",
+                "« Budget review » prise en charge.\n", "« Budget review » n’est plus assignée à lee.\n",
                 "Dernière modification annulée : « Budget review » n’est plus assignée à lee.\n"
             ),
+            // Taking is 맡다 with no name: never 님 about oneself (issue 44, item 26).
             "ko_KR.UTF-8": (
-                "'Budget review'를 ji-woo 님에게 맡겼습니다.\n", "'Budget review'의 담당자에서 lee 님을 뺐습니다.\n",
+                "'Budget review'를 맡았습니다.\n", "'Budget review'의 담당자에서 lee 님을 뺐습니다.\n",
                 "마지막 변경을 되돌렸습니다: 'Budget review'의 담당자에서 lee 님을 뺐습니다.\n"
             ),
         ]
@@ -50,6 +51,38 @@ import Testing
         #expect(show.contains("ana, ji-woo, lee"), "\(show)")
     }
 
+    /// The sentence depends on whether the person named is the one who made
+    /// the change (issue 44, item 26): a person takes a task, takes it with
+    /// others, or steps back from it; Korean names each other person with
+    /// 님 and never oneself.
+    @Test(arguments: languages) func takingAndSteppingBackNameOnlyTheOthers(language: String) throws {
+        let pm = PMBinary(language: language)
+        let id = try pm.run(["add", "Budget 2027"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let said: [String: [String]] = [
+            "en_US.UTF-8": [
+                "Took 'Budget 2027' with ana, lee.", "Stepped back from 'Budget 2027'.",
+                "Stepped back from 'Budget 2027'. Unassigned ana, lee from 'Budget 2027'.",
+            ],
+            "fr_FR.UTF-8": [
+                "« Budget 2027 » prise en charge avec ana, lee.", "Ne s’occupe plus de « Budget 2027 ».",
+                "Ne s’occupe plus de « Budget 2027 ». « Budget 2027 » n’est plus assignée à ana, lee.",
+            ],
+            "ko_KR.UTF-8": [
+                "'Budget 2027'을 ana 님, lee 님과 함께 맡았습니다.", "'Budget 2027'의 담당에서 빠졌습니다.",
+                "'Budget 2027'의 담당에서 빠졌습니다. 'Budget 2027'의 담당자에서 ana 님, lee 님을 뺐습니다.",
+            ],
+        ]
+        let expected = try #require(said[language])
+        #expect(try pm.run(["assign", id, "lee", "ji-woo", "ana"]).stdout == expected[0] + "\n")
+        #expect(try pm.run(["unassign", id, "ji-woo"]).stdout == expected[1] + "\n")
+        try pm.run(["take", id])
+        #expect(try pm.run(["unassign", id, "ana", "ji-woo", "lee"]).stdout == expected[2] + "\n")
+        #expect(try assignees(pm, id) == [])
+        // Someone else's line reads the same to every reader: it names who did it.
+        let history = try pm.run(["history", "--color", "never"]).stdout
+        for sentence in expected { #expect(history.contains("ji-woo  " + sentence), "\(history)") }
+    }
+
     /// Unassigning someone not assigned changes nothing and writes nothing.
     /// Taking (or assigning) a name already shown is written all the same
     /// (issue 43): an unassignment made elsewhere at the same moment, which
@@ -67,7 +100,7 @@ import Testing
         for arguments in [["take", id], ["assign", id, "ji-woo"]] {
             let run = try pm.run(arguments)
             #expect(run.status == 0)
-            #expect(run.stdout == "Assigned 'Report' to ji-woo.\n", "\(arguments): \(run.stdout)")
+            #expect(run.stdout == "Took 'Report'.\n", "\(arguments): \(run.stdout)")
         }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == log.split(separator: "\n").count + 2, "each assignment again is one change")

@@ -93,6 +93,32 @@ import Testing
         )
     }
 
+    /// The change that stands in the way is the reader's own, made from
+    /// another machine (another state folder): they are told "you", never
+    /// their own name (issue 44, item 26).
+    @Test func aConflictWithOnesOwnLaterChangeSaysYou() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Shared task"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["edit", id, "--title", "Laptop version"])
+        let desktop = ["XDG_STATE_HOME": pm.home.file("desktop"), "PM_NOW": "2026-11-21T19:05:00Z"]
+        try pm.run(["edit", id, "--title", "Desktop version"], desktop)
+        for (language, expected) in [
+            ("en_US.UTF-8", "Cannot undo this: you changed 'Desktop version' again on Nov 21, 2026, 7:05\u{202F}PM."),
+            ("fr_FR.UTF-8", "impossible d’annuler : vous avez modifié « Desktop version » depuis, le 21 nov. 2026, 19:05."),
+            ("ko_KR.UTF-8", "되돌릴 수 없습니다. 그 뒤 2026. 11. 21. 오후 7:05에 'Desktop version'을 직접 바꾸셨습니다."),
+        ] {
+            let run = try pm.run(["undo"], ["LANG": language])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains(expected), "\(language): \(run.stderr)")
+            #expect(!run.stderr.contains("ji-woo"), "\(run.stderr)")
+        }
+        try pm.run(["delete", id], desktop)
+        let board = pm.boardBytes()
+        let deleted = try pm.run(["undo"])
+        #expect(deleted.stderr.contains("Cannot undo this: you deleted 'Laptop version' on Nov 21"), "\(deleted.stderr)")
+        #expect(pm.boardBytes() == board && deleted.status == 1)
+    }
+
     /// Two people rename a task offline, then sync: each may undo their own
     /// rename (nobody changed it after seeing it), and the colleague's value
     /// written at the same time stays beside it as a conflict, as the README

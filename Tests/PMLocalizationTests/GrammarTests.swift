@@ -40,6 +40,9 @@ import Testing
             ("report", "를"), ("file", "을"), ("email", "을"), ("game", "을"), ("design", "을"), ("meeting", "을"),
             ("web", "을"), ("chat", "을"), ("test", "를"), ("PDF", "를"), ("URL", "을"), ("API", "를"), ("PM", "을"),
             ("Q4 plan", "을"), ("fix bug!", "를"),
+            // Not in the product team's list below: the rules, not the exceptions.
+            ("notebook", "을"), ("topic", "을"), ("workout", "을"), ("OCR", "을"), ("shipping", "을"), ("tape", "를"),
+            ("Slack app", "을"), ("hotdog", "를"),
         ]
         for (word, particle) in cases {
             #expect(try render(object, word) == "'\(word)'\(particle)", "\(word)")
@@ -49,6 +52,27 @@ import Testing
         #expect(try render(object, "🎉") == "'🎉'를")
         // Decomposed Hangul (NFD jamo) still finds its final sound.
         #expect(try render(object, "\u{1100}\u{1161}\u{11AB}") == "'\u{1100}\u{1161}\u{11AB}'을")
+    }
+
+    /// English words take the particle of how a Korean reads them aloud
+    /// (issue 44, item 25: 'Facebook'을, 'GitHub'를): 648 words and names of
+    /// a product team (brands, tools, abbreviations, nouns and verbs), each
+    /// with its usual Korean reading (Fixtures/english-words-ko.tsv; a
+    /// fourth column gives a second common reading, also accepted).
+    @Test func englishWordsOfAProductTeamTakeTheParticleOfTheirKoreanReading() throws {
+        let path = #filePath.replacingOccurrences(of: "GrammarTests.swift", with: "Fixtures/english-words-ko.tsv")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 300)
+        var wrong: [String] = []
+        for line in lines {
+            let fields = line.split(separator: "\t").map(String.init)
+            let readings = [fields[1]] + fields.dropFirst(3).map { String($0.dropFirst("alt=".count)) }
+            let sound = Grammar.finalSound(of: fields[0])
+            if !readings.contains(where: { Grammar.finalSound(of: $0) == sound }) {
+                wrong.append("\(fields[0]) \(fields[1])")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) read wrongly: \(wrong.joined(separator: ", "))")
     }
 
     @Test func frenchElidesBeforeAVowelOnly() throws {
