@@ -48,8 +48,8 @@ struct Undo: PMCommand {
         } else if events.count > 1 {
             context.output.line(context.localizer.plural(.messageSkippedStep, count: events.count))
         } else if let event = events.first {
-            let sentence = HistoryView(localizer: context.localizer, style: context.style(color: false)).sentence(event)
-            context.output.line(context.localizer.string(.messageSkipped, .text(context.localizer.afterColon(sentence))))
+            let change = HistoryView(localizer: context.localizer, style: context.style(color: false)).clause(event)
+            context.output.line(context.localizer.string(.messageSkipped, .text(context.localizer.afterColon(change))))
         }
     }
 }
@@ -80,10 +80,15 @@ extension ProcessContext {
     /// several tasks (an import) how many it changed.
     func revertSentence(_ events: [HistoryEvent], redo: Bool) -> String {
         guard events.count == 1, let event = events.first else {
+            // Said as what was taken back (an import: the adding of its tasks), never as a new action.
+            let made = events.map { redo ? $0 : HistoryView.takenBack($0) }
+            if made.allSatisfy({ $0.action == .added }) {
+                return localizer.plural(redo ? .messageRedoneAdds : .messageUndoneAdds, count: events.count)
+            }
             return localizer.plural(redo ? .messageRedoneStep : .messageUndoneStep, count: events.count)
         }
-        let sentence = HistoryView(localizer: localizer, style: style(color: false)).sentence(event)
-        return localizer.string(redo ? .messageRedone : .messageUndone, .text(localizer.afterColon(sentence)))
+        let change = HistoryView(localizer: localizer, style: style(color: false)).clause(event)
+        return localizer.string(redo ? .messageRedone : .messageUndone, .text(localizer.afterColon(change)))
     }
 }
 
@@ -106,6 +111,38 @@ extension ProcessContext {
 struct HistoryView {
     var localizer: Localizer
     var style: TextStyle
+    /// Says each change as a phrase that an undo or redo line names
+    /// (`history.clause.*`: "'세미나' 추가를 되돌렸습니다", « l’ajout de … »),
+    /// never as a sentence that reads as a new action (issue 44, item 27).
+    var asTakenBack = false
+
+    /// The phrase of `event` for a line that names it as taken back or done again.
+    func clause(_ event: HistoryEvent) -> String {
+        var view = self
+        view.asTakenBack = true
+        return view.sentence(event)
+    }
+
+    /// The text of `key`, or of its phrase when this view says changes as taken back.
+    private func say(_ key: L10nKey, _ arguments: MessageArgument...) -> String {
+        guard asTakenBack else { return localizer.string(key, arguments: arguments) }
+        let phrases: [L10nKey: L10nKey] = [
+            .historyAdded: .historyClauseAdded, .historyRemoved: .historyClauseRemoved,
+            .historyMoved: .historyClauseMoved, .historyResolved: .historyClauseResolved,
+            .messageEdited: .historyClauseEdited, .historyRenamed: .historyClauseRenamed,
+            .historyDueSet: .historyClauseDueSet, .historyDueRemoved: .historyClauseDueRemoved,
+            .historyDueChanged: .historyClauseDueChanged, .historyBodyChanged: .historyClauseBodyChanged,
+            .historyAssigned: .historyClauseAssigned, .historyTook: .historyClauseTook,
+            .historyTookWith: .historyClauseTookWith, .historyUnassigned: .historyClauseUnassigned,
+            .historySteppedBack: .historyClauseSteppedBack,
+        ]
+        return localizer.string(phrases[key] ?? key, arguments: arguments)
+    }
+
+    /// Sentences follow one another; phrases are listed.
+    private func joined(_ parts: [String]) -> String {
+        parts.joined(separator: asTakenBack ? ", " : " ")
+    }
 
     func lines(_ events: [HistoryEvent]) -> [String] {
         events.map { event in
@@ -117,10 +154,9 @@ struct HistoryView {
     /// What a change did, an undo or redo saying so: "Undid: Moved 'X'
     /// from DOING to TODO." (history, news and the exported page alike).
     func described(_ event: HistoryEvent) -> String {
-        var what = sentence(event)
-        if event.undoes != nil { what = localizer.string(.historyUndid, .text(localizer.afterColon(what))) }
-        if event.redoes != nil { what = localizer.string(.historyRedid, .text(localizer.afterColon(what))) }
-        return what
+        if event.undoes != nil { return localizer.string(.historyUndid, .text(localizer.afterColon(clause(event)))) }
+        if event.redoes != nil { return localizer.string(.historyRedid, .text(localizer.afterColon(clause(event)))) }
+        return sentence(event)
     }
 
     /// Who made a change, as the reader sees it: the name it gives, and the
@@ -141,17 +177,15 @@ struct HistoryView {
         let title = MessageArgument.text(TextSafety.escaped(event.title))
         func column(_ state: TaskState?) -> MessageArgument { .text(l.string(StateNames.key(state ?? .todo))) }
         switch event.action {
-        case .added: return l.string(.historyAdded, title)
-        case .removed: return l.string(.historyRemoved, title, column(event.from))
+        case .added: return say(.historyAdded, title)
+        case .removed: return say(.historyRemoved, title, column(event.from))
         case .moved where event.from == event.to:
-            return ([l.string(.historyResolved, title, .text(FieldNames.label("state", l).lowercased()))] + changes(event))
-                .joined(separator: " ")
+            return joined([say(.historyResolved, title, .text(FieldNames.label("state", l).lowercased()))] + changes(event))
         case .moved:
-            return ([l.string(.historyMoved, title, column(event.from), column(event.to))] + changes(event)).joined(
-                separator: " ")
+            return joined([say(.historyMoved, title, column(event.from), column(event.to))] + changes(event))
         case .edited:
             let sentences = changes(event)
-            return sentences.isEmpty ? l.string(.messageEdited, title) : sentences.joined(separator: " ")
+            return sentences.isEmpty ? say(.messageEdited, title) : joined(sentences)
         }
     }
 
@@ -194,15 +228,15 @@ struct HistoryView {
             MessageArgument.text(names.sorted().map { l.string(.historyPerson, .text($0)) }.joined(separator: ", "))
         }
         if assigned == [byThemselves] {
-            sentences.append(l.string(.historyTook, title))
+            sentences.append(say(.historyTook, title))
         } else if assigned.contains(byThemselves) {
-            sentences.append(l.string(.historyTookWith, title, people(assigned.filter { $0 != byThemselves })))
+            sentences.append(say(.historyTookWith, title, people(assigned.filter { $0 != byThemselves })))
         } else if !assigned.isEmpty {
-            sentences.append(l.string(.historyAssigned, title, people(assigned)))
+            sentences.append(say(.historyAssigned, title, people(assigned)))
         }
-        if unassigned.contains(byThemselves) { sentences.append(l.string(.historySteppedBack, title)) }
+        if unassigned.contains(byThemselves) { sentences.append(say(.historySteppedBack, title)) }
         let others = unassigned.filter { $0 != byThemselves }
-        if !others.isEmpty { sentences.append(l.string(.historyUnassigned, title, people(others))) }
+        if !others.isEmpty { sentences.append(say(.historyUnassigned, title, people(others))) }
         return sentences
     }
 
@@ -210,22 +244,22 @@ struct HistoryView {
         let l = localizer
         // The same value on both sides: someone picked it over a conflict's other values.
         if change.from == change.to {
-            return l.string(
+            return say(
                 .historyResolved, .text(TextSafety.escaped(event.title)),
                 .text(FieldNames.label(change.field, l).lowercased()))
         }
         switch change.field {
         case "title":
-            return l.string(.historyRenamed, .text(text(change.from)), .text(text(change.to)))
+            return say(.historyRenamed, .text(text(change.from)), .text(text(change.to)))
         case "due":
             let title = MessageArgument.text(TextSafety.escaped(event.title))
             switch (change.from, change.to) {
-            case (.null, _): return l.string(.historyDueSet, title, .text(date(change.to)))
-            case (_, .null): return l.string(.historyDueRemoved, title, .text(date(change.from)))
-            default: return l.string(.historyDueChanged, title, .text(date(change.from)), .text(date(change.to)))
+            case (.null, _): return say(.historyDueSet, title, .text(date(change.to)))
+            case (_, .null): return say(.historyDueRemoved, title, .text(date(change.from)))
+            default: return say(.historyDueChanged, title, .text(date(change.from)), .text(date(change.to)))
             }
         default:
-            return l.string(.historyBodyChanged, .text(TextSafety.escaped(event.title)))
+            return say(.historyBodyChanged, .text(TextSafety.escaped(event.title)))
         }
     }
 

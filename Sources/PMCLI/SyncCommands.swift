@@ -93,7 +93,9 @@ extension ProcessContext {
     }
 
     /// Says what a sync did; offline is exit 75 with the changes waiting.
-    func reportSync(_ body: () throws -> Syncer.Report, target: RemoteTarget) throws {
+    /// - Parameter quietWhenIdle: a sync that moved nothing says nothing
+    ///   (`pm sync --watch` after its first: no line every interval).
+    func reportSync(_ body: () throws -> Syncer.Report, target: RemoteTarget, quietWhenIdle: Bool = false) throws {
         let name = TextSafety.escaped(target.description)
         let previous = (try? syncState().load())?.previousRemote
         do {
@@ -126,7 +128,9 @@ extension ProcessContext {
                     output.errorLine(localizer.string(.syncCutFile, name, .number(max(1, bytes >> 20))))
                 }
             }
-            output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
+            if !quietWhenIdle || report.received > 0 || report.sent > 0 {
+                output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
+            }
             if report.forwarded > 0 {
                 // After a change of remote, what is passed on came through the old one.
                 output.line(
@@ -272,7 +276,8 @@ struct SyncWatch {
                     try store.save(again)
                 }
                 do {
-                    try context.reportSync({ try context.syncer(target).sync() }, target: target)
+                    try context.reportSync(
+                        { try context.syncer(target).sync() }, target: target, quietWhenIdle: lastSync != .distantPast)
                 } catch CLIError.message(let text, _) {
                     context.output.errorLine(text)
                 }

@@ -40,6 +40,8 @@ public enum L10nPluralKey: String, CaseIterable, Sendable {
     case checkpointDone = "checkpoint.done"
     case messageUndoneStep = "message.undoneStep"
     case messageRedoneStep = "message.redoneStep"
+    case messageUndoneAdds = "message.undoneAdds"
+    case messageRedoneAdds = "message.redoneAdds"
     case messageSkippedStep = "message.skippedStep"
     case importList = "import.list"
     case importListUnknown = "import.listUnknown"

@@ -24,12 +24,12 @@ import Testing
             ),
             "fr_FR.UTF-8": (
                 "« Budget review » prise en charge.\n", "« Budget review » n’est plus assignée à lee.\n",
-                "Dernière modification annulée : « Budget review » n’est plus assignée à lee.\n"
+                "Dernière modification annulée : le retrait de lee de « Budget review ».\n"
             ),
             // Taking is 맡다 with no name: never 님 about oneself (issue 44, item 26).
             "ko_KR.UTF-8": (
                 "'Budget review'를 맡았습니다.\n", "'Budget review'의 담당자에서 lee 님을 뺐습니다.\n",
-                "마지막 변경을 되돌렸습니다: 'Budget review'의 담당자에서 lee 님을 뺐습니다.\n"
+                "마지막 변경('Budget review'의 담당자에서 lee 님을 뺀 것)을 되돌렸습니다.\n"
             ),
         ]
         let expected = try #require(said[language])

@@ -119,7 +119,14 @@ import Testing
         try pm.run(["redo"])
         for (language, undid, redid) in [
             ("en_US.UTF-8", "Undid: Renamed 'Write report' to 'Written'.", "Redid: Renamed 'Write report' to 'Written'."),
-            ("fr_FR.UTF-8", "Annulé : ", "Rétabli : "), ("ko_KR.UTF-8", "되돌림: ", "다시 실행함: "),
+            (
+                "fr_FR.UTF-8", "Modification annulée : le renommage de « Write report » en « Written ».",
+                "Modification rétablie : le renommage de « Write report » en « Written »."
+            ),
+            (
+                "ko_KR.UTF-8", "'Write report'의 제목을 'Written'으로 바꾼 것을 되돌렸습니다.",
+                "'Write report'의 제목을 'Written'으로 바꾼 것을 다시 실행했습니다."
+            ),
         ] {
             let history = try pm.run(["history"], ["LANG": language]).stdout
             #expect(history.contains(undid) && history.contains(redid), "\(language): \(history)")

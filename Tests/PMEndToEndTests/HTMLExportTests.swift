@@ -126,8 +126,11 @@ import Testing
     /// says so; a deletion and its undo are two different lines.
     @Test(arguments: [
         ("en_US.UTF-8", "This page was made on", "Due today (", "Undid: Removed"),
-        ("fr_FR.UTF-8", "Page générée le", "Échéance aujourd’hui (", "Annulé : « Gone and back »"),
-        ("ko_KR.UTF-8", "이 페이지는", "오늘 마감(", "되돌림:"),
+        (
+            "fr_FR.UTF-8", "Page générée le", "Échéance aujourd’hui (",
+            "Modification annulée : la suppression de « Gone and back »"
+        ),
+        ("ko_KR.UTF-8", "이 페이지는", "오늘 마감(", "삭제를 되돌렸습니다."),
     ])
     func thePageSaysWhatItIsAndWhatIsDueTodayAndWhatWasUndone(language: String, made: String, today: String, undid: String)
         throws

@@ -486,7 +486,10 @@ enum Assignees {
         watcher.executableURL = URL(fileURLWithPath: PMBinary.path)
         watcher.arguments = ["sync", "--watch", "--board", people[1].board]
         watcher.environment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
-        let out = Pipe()
+        // A file, not a pipe: a watch that outlives a slow loop never blocks on a full pipe.
+        let outPath = pm.home.file("watch.out")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         watcher.standardOutput = out
         watcher.standardError = FileHandle.nullDevice
         try watcher.run()
@@ -506,7 +509,7 @@ enum Assignees {
         #expect(try reached("After the state folder went"), "the watch still syncs")
         kill(watcher.processIdentifier, SIGINT)
         watcher.waitUntilExit()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         #expect(text.contains("every 500 milliseconds"), "\(text)")
         let remote = try people[1].run(["remote"])
         #expect(remote.stdout.contains(share), "the remote setting is still there: \(remote.stdout)")

@@ -78,13 +78,13 @@ import Testing
     @Test(arguments: [
         (
             "en_US.UTF-8", "Added 5 tasks from", "were already on the board", "Project: Work",
-            "Undid your last change in one step: 5"
+            "Undid your last change in one step: adding 5 tasks."
         ),
         (
             "fr_FR.UTF-8", "5 tâches ajoutées depuis", "étaient déjà sur le tableau", "Projet : Work",
-            "annulée en une fois : 5 tâches"
+            "annulée en une fois : l’ajout de 5 tâches."
         ),
-        ("ko_KR.UTF-8", "작업 5개를 한 번에 추가했습니다", "이미 보드에 있어서", "프로젝트: Work", "한 번에 되돌렸습니다: 작업 5개"),
+        ("ko_KR.UTF-8", "작업 5개를 한 번에 추가했습니다", "이미 보드에 있어서", "프로젝트: Work", "마지막 변경(작업 5개 추가)을 한 번에 되돌렸습니다."),
     ])
     func theTaskCommandsExportComesInOnceAndGoesWithOneUndo(
         language: String, added: String, already: String, project: String, undone: String

@@ -491,7 +491,10 @@ extension SyncEndToEndTests {
         watcher.executableURL = URL(fileURLWithPath: PMBinary.path)
         watcher.arguments = ["sync", "--watch", "--board", people[1].board]
         watcher.environment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
-        let out = Pipe()
+        // A file, not a pipe: a watch that outlives a slow loop never blocks on a full pipe.
+        let outPath = pm.home.file("watch.out")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         watcher.standardOutput = out
         watcher.standardError = FileHandle.nullDevice
         try watcher.run()
@@ -512,7 +515,7 @@ extension SyncEndToEndTests {
         kill(watcher.processIdentifier, SIGINT)
         watcher.waitUntilExit()
         #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         #expect(text.contains("Press Ctrl-C to stop") && text.contains("Synced with"))
     }
 }
