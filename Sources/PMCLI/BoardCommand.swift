@@ -300,7 +300,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
 
     func describe(_ error: Error) -> String {
         ErrorReport.describe(
-            error, localizer: context.localizer, when: context.style(color: false).dateTime,
+            error, localizer: context.localizer, when: context.style(color: false).momentInSentence,
             reader: context.environment.user
         ).lines.joined(separator: " ")
     }

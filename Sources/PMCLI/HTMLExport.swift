@@ -43,7 +43,7 @@ struct HTMLExport {
             <header>
             <h1>\(Self.escaped(l.string(.htmlTitle)))</h1>
             <p class="summary">\(Self.escaped(summary))</p>
-            <p class="made">\(Self.escaped(l.string(.htmlMade, .text(style.dateTime(madeAt)))))</p>
+            <p class="made">\(Self.escaped(l.string(.htmlMade, .text(style.momentInSentence(madeAt)))))</p>
 
             """
         if let filterNote { html += "<p class=\"filter\">\(Self.escaped(filterNote))</p>\n" }

@@ -167,7 +167,7 @@ public enum PMMain {
             color: false, formatLocale: LanguageResolver.formatLocale(environment: variables),
             zone: ProcessContext.timeZone(variables["TZ"]))
         let (lines, status) = ErrorReport.describe(
-            error, localizer: localizer, when: style.dateTime, formatLocale: style.formatLocale,
+            error, localizer: localizer, when: style.momentInSentence, formatLocale: style.formatLocale,
             reader: ProcessContext.userName(variables))
         // After "pm : erreur :", French begins with a small letter (issue 44, item 21).
         var text = localizer.string(.errorFormat, .text(localizer.afterColon(lines.first ?? "")))

@@ -136,7 +136,7 @@ import Testing
     /// today" on its day, the date otherwise), in every language.
     @Test(arguments: [
         ("en_US.UTF-8", "due today", "due Mar 1, 2027"), ("fr_FR.UTF-8", "échéance aujourd’hui", "1 mars 2027"),
-        ("ko_KR.UTF-8", "오늘 마감", "2027. 3. 1."),
+        ("ko_KR.UTF-8", "오늘 마감", "2027년 3월 1일"),
     ])
     func listAndBoardShowACardAlike(language: String, today: String, later: String) throws {
         var pm = PMBinary(language: language)

@@ -132,7 +132,7 @@ import Testing
         // Another user on the same board has not seen it yet.
         #expect(try pm.run(["remind"], ["PM_NOW": "2026-11-21T12:00:00Z", "PM_USER": "camille"]).stdout.contains("'Report'"))
         let korean = try pm.run(["remind", "--all"], ["PM_NOW": "2026-11-21T12:00:00Z", "LANG": "ko_KR.UTF-8"])
-        #expect(korean.stdout == "알림: 'Report'의 마감일이 오늘(2026. 11. 21.)입니다.\n")
+        #expect(korean.stdout == "알림: 'Report'의 마감일이 오늘(2026년 11월 21일)입니다.\n")
     }
 
     @Test func noReminderForDoneDeletedPastOrRedatedTasksAndANewOneOnTheNewDay() throws {

@@ -73,9 +73,9 @@ import Testing
             FileManager.default.contents(atPath: stateDir + "/" + $0)
         }
         for (language, expected) in [
-            ("en_US.UTF-8", "'Camille's version' was changed by camille on Nov 21, 2026, 7:05\u{202F}PM. Nothing was changed."),
-            ("fr_FR.UTF-8", "« Camille's version » a été modifiée par camille le 21 nov. 2026, 19:05."),
-            ("ko_KR.UTF-8", "'Camille's version'을 camille 님이 2026. 11. 21. 오후 7:05에 바꿨습니다."),
+            ("en_US.UTF-8", "'Camille's version' was changed by camille on November 21, 2026 at 7:05\u{202F}PM. Nothing was changed."),
+            ("fr_FR.UTF-8", "« Camille's version » a été modifiée par camille le 21 novembre 2026 à 19:05."),
+            ("ko_KR.UTF-8", "'Camille's version'을 camille 님이 2026년 11월 21일 오후 7:05에 바꿨습니다."),
         ] {
             let run = try pm.run(["undo"], ["PM_USER": "ji-woo", "LANG": language])
             #expect(run.status == 1)
@@ -103,9 +103,9 @@ import Testing
         let desktop = ["XDG_STATE_HOME": pm.home.file("desktop"), "PM_NOW": "2026-11-21T19:05:00Z"]
         try pm.run(["edit", id, "--title", "Desktop version"], desktop)
         for (language, expected) in [
-            ("en_US.UTF-8", "Cannot undo this: you changed 'Desktop version' again on Nov 21, 2026, 7:05\u{202F}PM."),
-            ("fr_FR.UTF-8", "impossible d’annuler : vous avez modifié « Desktop version » depuis, le 21 nov. 2026, 19:05."),
-            ("ko_KR.UTF-8", "되돌릴 수 없습니다. 그 뒤 2026. 11. 21. 오후 7:05에 'Desktop version'을 직접 바꾸셨습니다."),
+            ("en_US.UTF-8", "Cannot undo this: you changed 'Desktop version' again on November 21, 2026 at 7:05\u{202F}PM."),
+            ("fr_FR.UTF-8", "impossible d’annuler : vous avez modifié « Desktop version » depuis, le 21 novembre 2026 à 19:05."),
+            ("ko_KR.UTF-8", "되돌릴 수 없습니다. 그 뒤 2026년 11월 21일 오후 7:05에 'Desktop version'을 직접 바꾸셨습니다."),
         ] {
             let run = try pm.run(["undo"], ["LANG": language])
             #expect(run.status == 1)
@@ -115,7 +115,7 @@ import Testing
         try pm.run(["delete", id], desktop)
         let board = pm.boardBytes()
         let deleted = try pm.run(["undo"])
-        #expect(deleted.stderr.contains("Cannot undo this: you deleted 'Laptop version' on Nov 21"), "\(deleted.stderr)")
+        #expect(deleted.stderr.contains("Cannot undo this: you deleted 'Laptop version' on November 21"), "\(deleted.stderr)")
         #expect(pm.boardBytes() == board && deleted.status == 1)
     }
 

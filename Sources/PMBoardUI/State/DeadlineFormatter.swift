@@ -24,7 +24,8 @@ public final class DeadlineFormatter {
     private var last: (key: Fitting, label: String)?
 
     public init(locale: String, localizer: Localizer) {
-        formatter = ICUDateFormatter(locale: locale, dateStyle: .medium, timeStyle: .none, timeZone: "UTC")
+        // The month in words, as pm list and every sentence show a date (issue 44, item 24).
+        formatter = ICUDateFormatter(locale: locale, skeleton: "yMMMd", timeZone: "UTC")
         local = LocalDateFormat(locale: locale)
         compactFormatters = LocalDateFormat.CompactFormatters(locale: locale)
         due = localizer.format(.cardDue)
