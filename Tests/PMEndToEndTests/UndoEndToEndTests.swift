@@ -73,7 +73,10 @@ import Testing
             FileManager.default.contents(atPath: stateDir + "/" + $0)
         }
         for (language, expected) in [
-            ("en_US.UTF-8", "'Camille's version' was changed by camille on November 21, 2026 at 7:05\u{202F}PM. Nothing was changed."),
+            (
+                "en_US.UTF-8",
+                "'Camille's version' was changed by camille on November 21, 2026 at 7:05\u{202F}PM. Nothing was changed."
+            ),
             ("fr_FR.UTF-8", "« Camille's version » a été modifiée par camille le 21 novembre 2026 à 19:05."),
             ("ko_KR.UTF-8", "'Camille's version'을 camille 님이 2026년 11월 21일 오후 7:05에 바꿨습니다."),
         ] {
