@@ -104,7 +104,7 @@ public enum PMMain {
         switch problem {
         case .unknownCommand(let word, let suggestion):
             lines.append(localizer.string(.usageUnknownCommand, safe(word)))
-            if let suggestion { lines.append(localizer.string(.usageDidYouMean, .text("'\(suggestion)'"))) }
+            if let suggestion { lines.append(localizer.string(.usageDidYouMean, .text(localizer.quoted(suggestion)))) }
         case .unknownOption(let option, let suggestion):
             lines.append(localizer.string(.usageUnknownOption, .text(command), safe(option)))
             if let suggestion { lines.append(localizer.string(.usageDidYouMean, .text(suggestion))) }

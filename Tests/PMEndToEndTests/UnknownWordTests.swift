@@ -18,6 +18,17 @@ import Testing
         }
     }
 
+    /// The command pm suggests is quoted as the reader's language quotes
+    /// (issue 44, item 22: « list », not 'list', in French).
+    @Test(arguments: [
+        ("en_US.UTF-8", "Did you mean 'list'?"), ("fr_FR.UTF-8", "Vouliez-vous dire « list » ?"),
+        ("ko_KR.UTF-8", "'list'를 입력하려고 하셨습니까?"),
+    ])
+    func aSuggestionIsQuotedAsTheLanguageQuotes(language: String, suggestion: String) throws {
+        let run = try PMBinary(language: language).run(["lsit"])
+        #expect(run.status == 64 && run.stderr.contains(suggestion), "\(run.stderr)")
+    }
+
     @Test func helpForWhatExistsStillWorks() throws {
         let pm = PMBinary()
         for arguments in [["help"], ["help", "remote"], ["remote", "--help"], ["show", "abcd", "--help"], ["help", "help"]] {
