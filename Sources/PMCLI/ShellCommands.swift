@@ -298,6 +298,8 @@ struct ManualPage {
             // A long path or list of choices may break after a slash or a bar on a narrow terminal.
             case "/", "|": result += String(character) + "\\:"
             case " " where characters.first.map({ ":;?!»".contains($0) }) == true || result.hasSuffix("«"): result += "\\~"
+            // French no-break spaces (before : ; ? ! and inside « »): roff's own, which every device has.
+            case "\u{A0}", "\u{202F}": result += "\\~"
             default: result.append(character)
             }
         }

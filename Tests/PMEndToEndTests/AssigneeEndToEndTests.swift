@@ -23,8 +23,8 @@ import Testing
                 "Undid your last change: unassigned lee from 'Budget review'.\n"
             ),
             "fr_FR.UTF-8": (
-                "« Budget review » prise en charge.\n", "« Budget review » n’est plus assignée à lee.\n",
-                "Dernière modification annulée : le retrait de lee de « Budget review ».\n"
+                "« Budget review » prise en charge.\n", "« Budget review » n’est plus assignée à lee.\n",
+                "Dernière modification annulée : le retrait de lee de « Budget review ».\n"
             ),
             // Taking is 맡다 with no name: never 님 about oneself (issue 44, item 26).
             "ko_KR.UTF-8": (
@@ -64,8 +64,8 @@ import Testing
                 "Stepped back from 'Budget 2027'. Unassigned ana, lee from 'Budget 2027'.",
             ],
             "fr_FR.UTF-8": [
-                "« Budget 2027 » prise en charge avec ana, lee.", "Ne s’occupe plus de « Budget 2027 ».",
-                "Ne s’occupe plus de « Budget 2027 ». « Budget 2027 » n’est plus assignée à ana, lee.",
+                "« Budget 2027 » prise en charge avec ana, lee.", "Ne s’occupe plus de « Budget 2027 ».",
+                "Ne s’occupe plus de « Budget 2027 ». « Budget 2027 » n’est plus assignée à ana, lee.",
             ],
             "ko_KR.UTF-8": [
                 "'Budget 2027'을 ana 님, lee 님과 함께 맡았습니다.", "'Budget 2027'의 담당에서 빠졌습니다.",
@@ -152,7 +152,7 @@ import Testing
     @Test func theCalendarNamesWhoDoesEachTaskInTheReadersLanguage() throws {
         for (language, line) in [
             ("en_US.UTF-8", "DESCRIPTION:Notes\\n\\nAssigned to: ana\\, ji-woo"),
-            ("fr_FR.UTF-8", "DESCRIPTION:Notes\\n\\nAssignée à : ana\\, ji-woo"),
+            ("fr_FR.UTF-8", "DESCRIPTION:Notes\\n\\nAssignée à : ana\\, ji-woo"),
             ("ko_KR.UTF-8", "DESCRIPTION:Notes\\n\\n담당자: ana\\, ji-woo"),
         ] {
             let pm = PMBinary(language: language)
@@ -169,7 +169,7 @@ import Testing
     /// ones, never of a colleague's; `--everyone` of all of them.
     @Test(arguments: [
         ("en_US.UTF-8", "Reminder: 'Mine'", "Reminder: 'Theirs'", "Reminder: 'Anyone’s'"),
-        ("fr_FR.UTF-8", "Rappel : « Mine »", "Rappel : « Theirs »", "Rappel : « Anyone’s »"),
+        ("fr_FR.UTF-8", "Rappel : « Mine »", "Rappel : « Theirs »", "Rappel : « Anyone’s »"),
         ("ko_KR.UTF-8", "알림: 'Mine'", "알림: 'Theirs'", "알림: 'Anyone’s'"),
     ])
     func remindersGoToTheRightPerson(language: String, mine: String, theirs: String, anyones: String) throws {

@@ -119,7 +119,7 @@ import Testing
     /// it; French `o` (Oui) deletes; Korean `ㅛ` too; `?` lists its keys.
     @Test func theDeleteQuestionInThreeLanguages() throws {
         let cases = [
-            ("en_US.UTF-8", "y", "y", "Delete '", "TODO (1)"), ("fr_FR.UTF-8", "o", "o", "Supprimer « ", "À FAIRE (1)"),
+            ("en_US.UTF-8", "y", "y", "Delete '", "TODO (1)"), ("fr_FR.UTF-8", "o", "o", "Supprimer « ", "À FAIRE (1)"),
             ("ko_KR.UTF-8", "y", "ㅛ", "삭제하시겠습니까", "할 일 (1)"),
         ]
         for (language, shown, yes, title, after) in cases {

@@ -206,7 +206,7 @@ import Testing
             "\(added)")
         // Edit the new card (selected once added): its title only.
         try session.keys("e")
-        #expect(session.waitFor { $0.contains("Modifier « 회의 준비 »") })
+        #expect(session.waitFor { $0.contains("Modifier « 회의 준비 »") })
         try session.keys("BSpace", "BSpace")
         try session.raw("회의")
         try session.keys("Escape")
@@ -217,7 +217,7 @@ import Testing
         #expect(
             session.waitFor(10) { _ in (try? pm.run(["list", "--json"]).stdout.contains("회의 회의")) == true },
             "\(session.screen)")
-        #expect(session.waitFor { !$0.contains("Modifier « 회의") }, "the form closed: \(session.screen)")
+        #expect(session.waitFor { !$0.contains("Modifier « 회의") }, "the form closed: \(session.screen)")
         try session.keys("d", "y")
         #expect(session.waitFor { $0.contains("À FAIRE (1)") })
         #expect(!(try pm.run(["list", "--json"]).stdout.contains("회의")))

@@ -21,7 +21,7 @@ import Testing
     @Test func exportedAndImportedBackItIsTheSameBoard() throws {
         let pm = PMBinary(language: "fr_FR.UTF-8")
         let titles = [
-            "Réunion « équipe », salle 2", "=HYPERLINK(\"http://evil\")", "+1 for this", "-5 degrees", "@ana please",
+            "Réunion « équipe », salle 2", "=HYPERLINK(\"http://evil\")", "+1 for this", "-5 degrees", "@ana please",
             "'=quoted already", "'Tis the season", "보고서 \"최종\" 검토", "Plain",
         ]
         for (index, title) in titles.enumerated() {
@@ -73,7 +73,7 @@ import Testing
         #expect(run.status == 0 && run.stdout.contains("3 tâches ajoutées"), "\(run.stdout)\(run.stderr)")
         let rows = try fields(pm)
         #expect(rows.count == 3)
-        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "Priorité : haute"]), "\(rows)")
+        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "Priorité : haute"]), "\(rows)")
         #expect(rows.contains(["Relire", "done", "-", "", ""]))
         #expect(rows.contains(["Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", ""]))
 

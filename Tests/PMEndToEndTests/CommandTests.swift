@@ -12,7 +12,7 @@ import Testing
         let before = pm.boardBytes()
         for (language, tab, newline) in [
             ("en_US.UTF-8", "cannot hold a tab", "cannot hold a line break"),
-            ("fr_FR.UTF-8", "ce caractère : une tabulation", "ce caractère : un saut de ligne"),
+            ("fr_FR.UTF-8", "ce caractère : une tabulation", "ce caractère : un saut de ligne"),
             ("ko_KR.UTF-8", "탭 문자를 넣을 수 없습니다", "줄바꿈을 넣을 수 없습니다"),
         ] {
             let tabbed = try pm.run(["add", "a\tb"], ["LANG": language])
@@ -137,7 +137,7 @@ import Testing
 
     @Test func errorsAreLocalizedWithTheirExitCodes() throws {
         for (language, notFound) in [
-            ("en_US.UTF-8", "No task matches 'abcd'."), ("fr_FR.UTF-8", "pm : erreur : aucune tâche ne correspond à « abcd »."),
+            ("en_US.UTF-8", "No task matches 'abcd'."), ("fr_FR.UTF-8", "pm : erreur : aucune tâche ne correspond à « abcd »."),
             ("ko_KR.UTF-8", "'abcd'에 해당하는 작업이 없습니다."),
         ] {
             let pm = PMBinary(language: language)

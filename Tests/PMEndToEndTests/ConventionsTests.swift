@@ -7,7 +7,7 @@ import Testing
         let pm = PMBinary(language: "fr_FR.UTF-8")
         let first = try pm.run(["add", "Un"])
         #expect(first.status == 0)
-        #expect(first.stderr == "Nouveau tableau créé : \(pm.boardPath).\n")
+        #expect(first.stderr == "Nouveau tableau créé : \(pm.boardPath).\n")
         let second = try pm.run(["add", "Deux"])
         #expect(second.status == 0 && second.stderr.isEmpty, "announced once: \(second.stderr)")
         // --board naming nothing: said, nothing created, the empty board shown.

@@ -120,8 +120,8 @@ import Testing
         for (language, undid, redid) in [
             ("en_US.UTF-8", "Undid: Renamed 'Write report' to 'Written'.", "Redid: Renamed 'Write report' to 'Written'."),
             (
-                "fr_FR.UTF-8", "Modification annulée : le renommage de « Write report » en « Written ».",
-                "Modification rétablie : le renommage de « Write report » en « Written »."
+                "fr_FR.UTF-8", "Modification annulée : le renommage de « Write report » en « Written ».",
+                "Modification rétablie : le renommage de « Write report » en « Written »."
             ),
             (
                 "ko_KR.UTF-8", "'Write report'의 제목을 'Written'으로 바꾼 것을 되돌렸습니다.",
@@ -187,7 +187,7 @@ import Testing
         #expect(list.contains("second"), "\(list)")
         #expect(try pm.run(["checkpoint"]).status == 0 && pm.boardBytes() != before)
         for (language, words) in [
-            ("en_US.UTF-8", "up to date: 1 change"), ("fr_FR.UTF-8", "mis à jour : 1 modification"),
+            ("en_US.UTF-8", "up to date: 1 change"), ("fr_FR.UTF-8", "mis à jour : 1 modification"),
             ("ko_KR.UTF-8", "변경 1개를 반영했습니다"),
         ] {
             try pm.run(["add", language])

@@ -7,13 +7,13 @@ import Testing
     @Test func theWholeBoardIsExportedAsItsSchemaSays() throws {
         let pm = PMBinary(language: "ko_KR.UTF-8")
         try pm.run(["add", "회의 준비", "--due", "2026-11-20", "--to", "ji-woo"], ["PM_NOW": "2026-11-21T10:00:00Z"])
-        try pm.run(["add", "Rapport « final »", "--body", "ligne 1\nligne 2"], ["PM_NOW": "2026-11-21T10:00:01Z"])
+        try pm.run(["add", "Rapport « final »", "--body", "ligne 1\nligne 2"], ["PM_NOW": "2026-11-21T10:00:01Z"])
         let export = try pm.run(["export", "json"])
         #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
         #expect(object["format"] as? String == "pm-board-export" && object["formatVersion"] as? Int == 1)
         let tasks = try #require(object["tasks"] as? [[String: Any]])
-        #expect(tasks.map { $0["title"] as? String } == ["회의 준비", "Rapport « final »"], "creation order")
+        #expect(tasks.map { $0["title"] as? String } == ["회의 준비", "Rapport « final »"], "creation order")
         #expect(tasks[0]["overdue"] as? Bool == true && tasks[0]["assignees"] as? [String] == ["ji-woo"])
         #expect(try pm.run(["export", "json"], ["LANG": "fr_FR.UTF-8"]).stdout == export.stdout, "never translated")
         let mine = try pm.run(["export", "json", "--mine"]).stdout

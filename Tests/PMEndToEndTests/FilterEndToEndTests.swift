@@ -56,8 +56,8 @@ import Testing
     @Test(arguments: [
         ("en_US.UTF-8", "Filtered (--mine --overdue): 0 tasks of 6 shown.", "Filtered (--to ana): 2 tasks of 6 shown."),
         (
-            "fr_FR.UTF-8", "Vue filtrée (--mine --overdue) : 0 tâche affichée sur 6.",
-            "Vue filtrée (--to ana) : 2 tâches affichées sur 6."
+            "fr_FR.UTF-8", "Vue filtrée (--mine --overdue) : 0 tâche affichée sur 6.",
+            "Vue filtrée (--to ana) : 2 tâches affichées sur 6."
         ),
         ("ko_KR.UTF-8", "필터 적용(--mine --overdue): 작업 6개 중 0개 표시", "필터 적용(--to ana): 작업 6개 중 2개 표시"),
     ])

@@ -103,7 +103,7 @@ import Testing
         let history = try pm.run(["history", "--help"]).stdout
         #expect(history.contains("(default: 20)"))
         let french = try PMBinary(language: "fr_FR.UTF-8").run(["history", "--help"]).stdout
-        #expect(french.contains("(par défaut : 20)") && french.contains("--limit <nombre>"))
+        #expect(french.contains("(par défaut : 20)") && french.contains("--limit <nombre>"))
         // pm alone shows the commands, and exits 0.
         let root = try pm.run([])
         #expect(root.status == 0 && root.stdout.contains("Commands:") && root.stdout.contains("  start "))

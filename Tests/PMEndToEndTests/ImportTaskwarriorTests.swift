@@ -81,8 +81,8 @@ import Testing
             "Undid your last change in one step: adding 5 tasks."
         ),
         (
-            "fr_FR.UTF-8", "5 tâches ajoutées depuis", "étaient déjà sur le tableau", "Projet : Work",
-            "annulée en une fois : l’ajout de 5 tâches."
+            "fr_FR.UTF-8", "5 tâches ajoutées depuis", "étaient déjà sur le tableau", "Projet\u{00A0}: Work",
+            "annulée en une fois : l’ajout de 5 tâches."
         ),
         ("ko_KR.UTF-8", "작업 5개를 한 번에 추가했습니다", "이미 보드에 있어서", "프로젝트: Work", "마지막 변경(작업 5개 추가)을 한 번에 되돌렸습니다."),
     ])

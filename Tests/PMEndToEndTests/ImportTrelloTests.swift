@@ -93,7 +93,7 @@ import Testing
     @Test(arguments: [
         ("en_US.UTF-8", "List 'To Do': 2 cards, to TODO.", "Checklist – Before publishing:", "Added 5 tasks"),
         (
-            "fr_FR.UTF-8", "Liste « To Do » : 2 cartes, vers À FAIRE.", "Liste de contrôle – Before publishing :",
+            "fr_FR.UTF-8", "Liste « To Do » : 2 cartes, vers À FAIRE.", "Liste de contrôle – Before publishing :",
             "5 tâches ajoutées"
         ),
         ("ko_KR.UTF-8", "목록 'To Do': 카드 2개 → 할 일", "체크리스트 – Before publishing:", "작업 5개를 한 번에 추가했습니다"),

@@ -30,7 +30,7 @@ import Testing
         #expect(shown["body"] as? String == "notes" && shown["state"] as? String == "doing", "disjoint fields both apply")
         #expect(try pm.run(["show", other, "--board", a]).status == 0)
         for (language, word) in [
-            ("en_US.UTF-8", "Conflict: Title"), ("fr_FR.UTF-8", "Conflit : titre"), ("ko_KR.UTF-8", "충돌: 제목"),
+            ("en_US.UTF-8", "Conflict: Title"), ("fr_FR.UTF-8", "Conflit\u{00A0}: titre"), ("ko_KR.UTF-8", "충돌: 제목"),
         ] {
             let list = try pm.run(["list", "--board", b], ["LANG": language]).stdout
             #expect(list.contains(word), "\(language): \(list)")

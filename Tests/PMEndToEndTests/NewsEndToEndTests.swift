@@ -15,8 +15,8 @@ import Testing
         ),
         "fr_FR.UTF-8": (
             "1 modification récente faite par d’autres",
-            "3 modifications faites par d’autres depuis votre dernière visite :",
-            "  camille : 1 tâche ajoutée · 1 tâche déplacée · 1 tâche modifiée",
+            "3 modifications faites par d’autres depuis votre dernière visite :",
+            "  camille : 1 tâche ajoutée · 1 tâche déplacée · 1 tâche modifiée",
             "Rien de nouveau de la part des autres depuis votre dernière visite.",
             "3 modifications faites par d’autres depuis votre dernière visite · pm news"
         ),

@@ -124,9 +124,9 @@ import Testing
         let shown = bus.notifications()
         #expect(shown.count == 2, "\(bus.calls())")
         let summaries = Set(shown.compactMap { $0["summary"] as? String })
-        #expect(summaries == ["Échéance aujourd’hui : Écrire le rapport", "Échéance aujourd’hui : Réunion d’équipe"])
+        #expect(summaries == ["Échéance aujourd’hui : Écrire le rapport", "Échéance aujourd’hui : Réunion d’équipe"])
         let bodies = shown.compactMap { $0["body"] as? String }
-        #expect(bodies.contains { $0.hasPrefix("Rappel : « Écrire le rapport » arrive à échéance aujourd’hui (21 nov. 2026)") })
+        #expect(bodies.contains { $0.hasPrefix("Rappel : « Écrire le rapport » arrive à échéance aujourd’hui (21 nov. 2026)") })
         #expect(shown.allSatisfy { $0["app"] as? String == "pm" })
         func notification(_ title: String) -> UInt32? {
             shown.first { ($0["summary"] as? String)?.hasSuffix(title) == true }.flatMap { ($0["id"] as? NSNumber)?.uint32Value }
@@ -172,7 +172,7 @@ import Testing
         // No session bus at all (a cron job, an ssh session).
         let alone = try pm.run(["remind", "--notify"], ["DBUS_SESSION_BUS_ADDRESS": ""])
         #expect(alone.status == 0)
-        #expect(alone.stdout == "Rappel : « Écrire le rapport » arrive à échéance aujourd’hui (21 nov. 2026).\n")
+        #expect(alone.stdout == "Rappel : « Écrire le rapport » arrive à échéance aujourd’hui (21 nov. 2026).\n")
         // A bus where nobody serves notifications: printed too, without waiting long.
         let other = PMBinary(language: "fr_FR.UTF-8")
         try other.run(["add", "Réunion", "--due", "2026-11-21"])
@@ -180,7 +180,7 @@ import Testing
         let started = Date()
         let bus = try other.run(["remind", "--notify"], ["DBUS_SESSION_BUS_ADDRESS": empty.address])
         #expect(bus.status == 0)
-        #expect(bus.stdout == "Rappel : « Réunion » arrive à échéance aujourd’hui (21 nov. 2026).\n", "\(bus.stderr)")
+        #expect(bus.stdout == "Rappel : « Réunion » arrive à échéance aujourd’hui (21 nov. 2026).\n", "\(bus.stderr)")
         #expect(Date().timeIntervalSince(started) < 10)
         // Printed is shown: not again.
         #expect(try other.run(["remind", "--notify"], ["DBUS_SESSION_BUS_ADDRESS": ""]).stdout.isEmpty)

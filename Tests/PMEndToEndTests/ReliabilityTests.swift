@@ -93,7 +93,7 @@ import Testing
         try Data().write(to: URL(fileURLWithPath: pm.boardPath))
         let run = try pm.run(["list"])
         #expect(run.stderr.contains("le fichier est vide"))
-        #expect(run.stderr.hasPrefix("pm : erreur : impossible de lire le tableau"))
+        #expect(run.stderr.hasPrefix("pm : erreur : impossible de lire le tableau"))
     }
 
     @Test func aBoardPathThatIsADirectoryOrFIFOIsRejected() throws {

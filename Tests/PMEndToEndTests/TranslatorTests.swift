@@ -88,7 +88,7 @@ import Testing
         }
         // Localized for the translator too.
         let french = try pm.run(["l10n", "check", dir], ["LANG": "fr_FR.UTF-8"])
-        #expect(french.stdout.contains("\(fr):\(semicolon): « ; » manquant après la valeur"))
+        #expect(french.stdout.contains("\(fr):\(semicolon): « ; » manquant après la valeur"))
     }
 
     /// A particle or elision notation that is unknown, unclosed or away from
@@ -108,7 +108,7 @@ import Testing
             lines[edited - 1] = "\"message.edited\" = \"'%1$@'을(를 수정했습니다.\";"
             lines[added - 1] = "\"message.added\" = \"추가(으)로 '%1$@'을(를) 넣었습니다.\";"
         }
-        try edit(fr) { lines in lines[frMoved - 1] = "\"message.moved\" = \"« %1$@ » déplacée {du} %2$@ vers %3$@.\";" }
+        try edit(fr) { lines in lines[frMoved - 1] = "\"message.moved\" = \"« %1$@ » déplacée {du} %2$@ vers %3$@.\";" }
         let run = try pm.run(["l10n", "check", dir], ["LANG": "en_US.UTF-8"])
         #expect(run.status == 65)
         for (file, line) in [(ko, moved), (ko, edited), (ko, added), (fr, frMoved)] {

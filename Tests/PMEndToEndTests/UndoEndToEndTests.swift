@@ -77,7 +77,7 @@ import Testing
                 "en_US.UTF-8",
                 "'Camille's version' was changed by camille on November 21, 2026 at 7:05\u{202F}PM. Nothing was changed."
             ),
-            ("fr_FR.UTF-8", "« Camille's version » a été modifiée par camille le 21 novembre 2026 à 19:05."),
+            ("fr_FR.UTF-8", "« Camille's version » a été modifiée par camille le 21 novembre 2026 à 19:05."),
             ("ko_KR.UTF-8", "'Camille's version'을 camille 님이 2026년 11월 21일 오후 7:05에 바꿨습니다."),
         ] {
             let run = try pm.run(["undo"], ["PM_USER": "ji-woo", "LANG": language])
@@ -107,7 +107,7 @@ import Testing
         try pm.run(["edit", id, "--title", "Desktop version"], desktop)
         for (language, expected) in [
             ("en_US.UTF-8", "Cannot undo this: you changed 'Desktop version' again on November 21, 2026 at 7:05\u{202F}PM."),
-            ("fr_FR.UTF-8", "impossible d’annuler : vous avez modifié « Desktop version » depuis, le 21 novembre 2026 à 19:05."),
+            ("fr_FR.UTF-8", "impossible d’annuler : vous avez modifié « Desktop version » depuis, le 21 novembre 2026 à 19:05."),
             ("ko_KR.UTF-8", "되돌릴 수 없습니다. 그 뒤 2026년 11월 21일 오후 7:05에 'Desktop version'을 직접 바꾸셨습니다."),
         ] {
             let run = try pm.run(["undo"], ["LANG": language])

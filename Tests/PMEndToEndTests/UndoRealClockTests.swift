@@ -125,12 +125,12 @@ import Testing
         try pm.run(["delete", task], ["PM_USER": "camille"])
         for (language, text) in [
             ("en_US.UTF-8", "'Quarterly report' was deleted by camille"),
-            ("fr_FR.UTF-8", "« Quarterly report » a été supprimée par camille"),
+            ("fr_FR.UTF-8", "« Quarterly report » a été supprimée par camille"),
             ("ko_KR.UTF-8", "'Quarterly report'를 camille 님이"),
         ] {
             let run = try pm.run(["undo"], ["LANG": language])
             #expect(run.status == 1 && run.stderr.contains(text), "\(language): \(run.stderr)")
-            #expect(!run.stderr.contains("''") && !run.stderr.contains("«  »"))
+            #expect(!run.stderr.contains("''") && !run.stderr.contains("«  »"))
         }
     }
 

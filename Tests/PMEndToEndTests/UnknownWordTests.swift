@@ -21,7 +21,7 @@ import Testing
     /// The command pm suggests is quoted as the reader's language quotes
     /// (issue 44, item 22: « list », not 'list', in French).
     @Test(arguments: [
-        ("en_US.UTF-8", "Did you mean 'list'?"), ("fr_FR.UTF-8", "Vouliez-vous dire « list » ?"),
+        ("en_US.UTF-8", "Did you mean 'list'?"), ("fr_FR.UTF-8", "Vouliez-vous dire « list » ?"),
         ("ko_KR.UTF-8", "'list'를 입력하려고 하셨습니까?"),
     ])
     func aSuggestionIsQuotedAsTheLanguageQuotes(language: String, suggestion: String) throws {
@@ -59,11 +59,11 @@ import Testing
         let pm = PMBinary(language: "fr_FR.UTF-8")
         try pm.run(["add", "t"])
         let notFound = try pm.run(["show", "abcd"])
-        #expect(notFound.stderr.hasPrefix("pm : erreur : aucune tâche"), "\(notFound.stderr)")
+        #expect(notFound.stderr.hasPrefix("pm : erreur : aucune tâche"), "\(notFound.stderr)")
         var bad = pm
         bad.environment["PM_SYNC_INTERVAL"] = "x"
         let variable = try bad.run(["list"])
-        #expect(variable.stderr.hasPrefix("pm : erreur : la variable"), "\(variable.stderr)")
+        #expect(variable.stderr.hasPrefix("pm : erreur : la variable"), "\(variable.stderr)")
         // English keeps its capital.
         let english = try PMBinary().run(["show", "abcd"])
         #expect(english.stderr.hasPrefix("pm: error: No task"), "\(english.stderr)")
@@ -78,5 +78,38 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("Cible") && $0.hasSuffix(" aucune") }, "\(run.stdout)")
         #expect(lines.contains { $0.hasPrefix("Conflits") && $0.hasSuffix(" aucun") }, "\(run.stdout)")
+    }
+}
+
+/// French typography (issue 44, item 22): a no-break space before `:` and
+/// a narrow one before `; ? !` and inside « », so no line ever begins with
+/// the punctuation of the line before, in help wrapped at any width.
+@Suite struct FrenchTypographyTests {
+    @Test func theTableSpacesPunctuationWithNoBreakSpaces() throws {
+        let path = #filePath.replacingOccurrences(
+            of: "Tests/PMEndToEndTests/UnknownWordTests.swift", with: "Localization/fr.lproj/Localizable.strings")
+        let values = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("\"") }.map { String($0.split(separator: "=", maxSplits: 1).last ?? "") }
+        // (" ?\u{A0}:" is the key ? named in a list of keys.)
+        let plain = values.filter { value in
+            let text = value.replacingOccurrences(of: " ?\u{A0}:", with: "")
+            return [" :", " ;", " ?", " !", "« ", " »"].contains { text.contains($0) }
+        }
+        #expect(plain.isEmpty, "\(plain.prefix(5))")
+    }
+
+    @Test(arguments: [40, 57, 80]) func helpNeverBeginsALineWithPunctuation(width: Int) throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        for command in [
+            ["--help"], ["sync", "--help"], ["add", "--help"], ["remote", "--help"], ["import", "trello", "--help"],
+        ] {
+            let help = try pm.run(command, ["COLUMNS": String(width)]).stdout
+            #expect(help.contains("\u{A0}:"), "\(command)")
+            let bad = help.split(separator: "\n").filter {
+                guard let first = $0.drop(while: { $0 == " " }).first else { return false }
+                return ":;?!»".contains(first)
+            }
+            #expect(bad.isEmpty, "\(command) at \(width): \(bad)")
+        }
     }
 }

@@ -76,10 +76,10 @@ import Testing
     }
 
     @Test func frenchElidesBeforeAVowelOnly() throws {
-        let moved = "« %1$@ » déplacée {de} %2$@ vers %3$@."
-        #expect(try render(moved, "Rapport", "EN COURS", "TERMINÉ") == "« Rapport » déplacée d’EN COURS vers TERMINÉ.")
-        #expect(try render(moved, "Rapport", "À FAIRE", "EN COURS") == "« Rapport » déplacée d’À FAIRE vers EN COURS.")
-        #expect(try render(moved, "Rapport", "TERMINÉ", "À FAIRE") == "« Rapport » déplacée de TERMINÉ vers À FAIRE.")
+        let moved = "« %1$@ » déplacée {de} %2$@ vers %3$@."
+        #expect(try render(moved, "Rapport", "EN COURS", "TERMINÉ") == "« Rapport » déplacée d’EN COURS vers TERMINÉ.")
+        #expect(try render(moved, "Rapport", "À FAIRE", "EN COURS") == "« Rapport » déplacée d’À FAIRE vers EN COURS.")
+        #expect(try render(moved, "Rapport", "TERMINÉ", "À FAIRE") == "« Rapport » déplacée de TERMINÉ vers À FAIRE.")
         // Decomposed accents, lower case, y and œ elide; h, digits and quotes do not.
         #expect(try render("{de} %1$@", "A\u{300} FAIRE") == "d’A\u{300} FAIRE")
         #expect(try render("changée {de} %1$@", "aucune") == "changée d’aucune")
