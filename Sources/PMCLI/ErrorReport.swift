@@ -132,24 +132,20 @@ enum ErrorReport {
         case .nothingToRedo: return ([l.string(.errorNothingToRedo)], .refused)
         case .undoConflict(let conflict):
             var lines: [String]
-            if let by = conflict.by, let at = conflict.at, by == reader {
+            if let by = conflict.by, let at = conflict.at {
+                // The reader's own later change (from another machine) is "you", never their name.
+                let you = by == reader
                 let key: L10nKey
                 switch (conflict.deleted, conflict.redo) {
-                case (false, false): key = .errorUndoConflictYou
-                case (true, false): key = .errorUndoDeletedYou
-                case (false, true): key = .errorRedoConflictYou
-                case (true, true): key = .errorRedoDeletedYou
+                case (false, false): key = you ? .errorUndoConflictYou : .errorUndoConflict
+                case (true, false): key = you ? .errorUndoDeletedYou : .errorUndoDeleted
+                case (false, true): key = you ? .errorRedoConflictYou : .errorRedoConflict
+                case (true, true): key = you ? .errorRedoDeletedYou : .errorRedoDeleted
                 }
-                lines = [l.string(key, safe(conflict.title), .text(TextSafety.escaped(when(at))))]
-            } else if let by = conflict.by, let at = conflict.at {
-                let key: L10nKey
-                switch (conflict.deleted, conflict.redo) {
-                case (false, false): key = .errorUndoConflict
-                case (true, false): key = .errorUndoDeleted
-                case (false, true): key = .errorRedoConflict
-                case (true, true): key = .errorRedoDeleted
-                }
-                lines = [l.string(key, safe(conflict.title), safe(by), .text(TextSafety.escaped(when(at))))]
+                let moment = MessageArgument.text(TextSafety.escaped(when(at)))
+                lines = [
+                    you ? l.string(key, safe(conflict.title), moment) : l.string(key, safe(conflict.title), safe(by), moment)
+                ]
             } else {
                 lines = [
                     l.string(conflict.redo ? .errorRedoConflictUnknown : .errorUndoConflictUnknown, safe(conflict.title))
