@@ -111,21 +111,18 @@ import Testing
         try add("original", to: store(dir))
         // Another pm (a child process) holds the lock and writes its pid.
         dir.write("board.json.lock", "")
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [
-            dir.file("board.json.lock"), "sh", "-c", "echo \"$PPID host\" > \"$0\"; sleep 5", dir.file("board.json.lock"),
-        ]
-        try holder.run()
-        defer { holder.terminate() }
+        let holder = try ChildProcess(
+            "/usr/bin/flock",
+            [dir.file("board.json.lock"), "sh", "-c", "echo \"$PPID host\" > \"$0\"; sleep 5", dir.file("board.json.lock")])
+        defer { holder.send(SIGTERM) }
         for _ in 0..<200 where (dir.read("board.json.lock")?.count ?? 0) < 3 { usleep(10_000) }
         let before = dir.read("board.json")
-        #expect(throws: PMError.locked(LockHolder(pid: holder.processIdentifier))) {
+        #expect(throws: PMError.locked(LockHolder(pid: holder.pid))) {
             try add("blocked", to: store(dir, timeout: 50))
         }
         #expect(dir.read("board.json") == before)
-        holder.terminate()
-        holder.waitUntilExit()
+        holder.send(SIGTERM)
+        holder.wait()
         try add("after", to: store(dir))
         #expect(try store(dir).load()?.tasks.count == 2)
     }
@@ -136,11 +133,8 @@ import Testing
         let dir = TemporaryDirectory()
         try add("original", to: store(dir))
         dir.write("board.json.lock", "4242 oldhost\n")
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [dir.file("board.json.lock"), "sleep", "5"]
-        try holder.run()
-        defer { holder.terminate() }
+        let holder = try ChildProcess("/usr/bin/flock", [dir.file("board.json.lock"), "sleep", "5"])
+        defer { holder.send(SIGTERM) }
         usleep(200_000)
         do {
             try add("blocked", to: store(dir, timeout: 50))

@@ -33,20 +33,13 @@ import Testing
             Issue.record("chromium is missing: install the README's prerequisites line")
             throw CancellationError()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments =
+        let process = try runChild(
+            chromium,
             ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile]
-            + arguments + ["file://" + page]
-        process.environment = ["HOME": profile, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "chromium \(arguments)")
-        return String(decoding: data, as: UTF8.self)
+                + arguments + ["file://" + page],
+            environment: ["HOME": profile, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], stderr: .discard)
+        #expect(process.status == 0, "chromium \(arguments)")
+        return String(decoding: process.stdout, as: UTF8.self)
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -202,17 +203,11 @@ import Testing
                 "\(title.unicodeScalars.map(\.value)): \(run.stderr)")
         }
         // Process passes Swift strings; give raw bytes through the shell.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "\"$0\" add \"$(printf 'caf\\351')\"", PMBinary.path]
-        shell.environment = pm.environment
-        let err = Pipe()
-        shell.standardError = err
-        shell.standardOutput = FileHandle.nullDevice
-        try shell.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 64 && stderr.contains("not valid UTF-8"), "\(stderr)")
+        let shell = try runChild(
+            "/bin/sh", ["-c", "\"$0\" add \"$(printf 'caf\\351')\"", PMBinary.path], environment: pm.environment,
+            stdout: .discard)
+        let stderr = String(decoding: shell.stderr, as: UTF8.self)
+        #expect(shell.status == 64 && stderr.contains("not valid UTF-8"), "\(stderr)")
         #expect(pm.boardBytes() == nil, "nothing was written")
     }
 
@@ -244,18 +239,12 @@ import Testing
         pm.environment["PM_BOARD"] = nil
         let elsewhere = pm.home.file("cwd")
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PMBinary.path)
-        process.arguments = ["add", "x"]
-        process.environment = pm.environment.merging(["XDG_DATA_HOME": "data", "XDG_STATE_HOME": "state"]) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: elsewhere)
-        process.standardOutput = FileHandle.nullDevice
-        let said = Pipe()
-        process.standardError = said
-        try process.run()
-        let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let process = try runChild(
+            PMBinary.path, ["add", "x"],
+            environment: pm.environment.merging(["XDG_DATA_HOME": "data", "XDG_STATE_HOME": "state"]) { $1 }, in: elsewhere,
+            stdout: .discard)
+        let message = String(decoding: process.stderr, as: UTF8.self)
+        #expect(process.status == 0)
         #expect(message.contains(pm.home.file(".local/share/pm/board.json")), "\(message)")
         #expect(FileManager.default.fileExists(atPath: pm.home.file(".local/share/pm/board.json")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)

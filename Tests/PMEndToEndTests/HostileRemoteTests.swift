@@ -279,13 +279,11 @@ import Testing
         // A file that grows while it is read (up to 400 MB, then it stops).
         let growing = team.events + "/00000009-0000-4000-8000-000000000000.jsonl"
         #expect(FileManager.default.createFile(atPath: growing, contents: Data("{\"not\": \"an event\"}\n".utf8)))
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "yes '{\"not\": \"an event\"}' | head -c 419430400 >> \"$0\"", growing]
-        try writer.run()
+        let writer = try ChildProcess(
+            "/bin/sh", ["-c", "yes '{\"not\": \"an event\"}' | head -c 419430400 >> \"$0\"", growing])
         defer {
-            writer.terminate()
-            writer.waitUntilExit()
+            writer.send(SIGTERM)
+            writer.wait()
         }
         usleep(100_000)
         let beside = team.pm.home.file("ji-woo/board (conflicted copy 2026-11-22).json")

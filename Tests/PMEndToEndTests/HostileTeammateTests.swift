@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 /// What a teammate who can write the remote can do to the others, with the
@@ -482,17 +483,9 @@ enum Assignees {
         let people = ["camille", "ji-woo"].map { Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
         for person in people { try person.run(["remote", "add", share]) }
         try people[1].run(["add", "Before"])
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: PMBinary.path)
-        watcher.arguments = ["sync", "--watch", "--board", people[1].board]
-        watcher.environment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
-        // A file, not a pipe: a watch that outlives a slow loop never blocks on a full pipe.
-        let outPath = pm.home.file("watch.out")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        watcher.standardOutput = out
-        watcher.standardError = FileHandle.nullDevice
-        try watcher.run()
+        let watchArguments = ["sync", "--watch", "--board", people[1].board]
+        let watchEnvironment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
+        let watcher = try ChildProcess(PMBinary.path, watchArguments, environment: watchEnvironment, stderr: .discard)
         func reached(_ title: String) throws -> Bool {
             for _ in 0..<150 {
                 usleep(100_000)
@@ -507,25 +500,19 @@ enum Assignees {
         try people[0].run(["remote", "add", share])
         try people[1].run(["add", "After the state folder went"])
         #expect(try reached("After the state folder went"), "the watch still syncs")
-        kill(watcher.processIdentifier, SIGINT)
-        watcher.waitUntilExit()
-        let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        watcher.send(SIGINT)
+        let text = String(decoding: watcher.wait().stdout, as: UTF8.self)
         #expect(text.contains("every 500 milliseconds"), "\(text)")
         let remote = try people[1].run(["remote"])
         #expect(remote.stdout.contains(share), "the remote setting is still there: \(remote.stdout)")
         // `pm remote remove` under a watch ends it; the watch does not put the remote back.
-        let again = Process()
-        again.executableURL = watcher.executableURL
-        again.arguments = watcher.arguments
-        again.environment = watcher.environment
-        again.standardOutput = FileHandle.nullDevice
-        again.standardError = FileHandle.nullDevice
-        try again.run()
+        let again = try ChildProcess(
+            PMBinary.path, watchArguments, environment: watchEnvironment, stdout: .discard, stderr: .discard)
         usleep(300_000)
         #expect(try people[1].run(["remote", "remove"]).status == 0)
         for _ in 0..<100 where again.isRunning { usleep(100_000) }
-        if again.isRunning { kill(again.processIdentifier, SIGINT) }
-        again.waitUntilExit()
+        again.send(SIGINT)
+        again.wait()
         #expect(try people[1].run(["remote"]).stdout.contains(share) == false)
     }
 }
@@ -555,20 +542,13 @@ enum Assignees {
                         atPath: segment, toPath: String(segment.dropLast(6)) + ".sync-conflict-2026112\(round)-ABC.jsonl")
                 }
             }
-            let running = try copies.map { copy -> Process in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: PMBinary.path)
-                process.arguments = ["sync", "--board", copy.board]
-                process.environment = pm.environment.merging(["PM_USER": copy.user]) { _, new in new }
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                return process
+            let running = try copies.map { copy in
+                try ChildProcess(
+                    PMBinary.path, ["sync", "--board", copy.board],
+                    environment: pm.environment.merging(["PM_USER": copy.user]) { _, new in new }, stdout: .discard,
+                    stderr: .discard)
             }
-            for process in running {
-                process.waitUntilExit()
-                statuses.append(process.terminationStatus)
-            }
+            for process in running { statuses.append(process.wait().status) }
         }
         #expect(statuses.allSatisfy { $0 == 0 }, "\(statuses)")
         for copy in copies { #expect(try copy.run(["sync"]).status == 0) }
@@ -645,18 +625,12 @@ enum Assignees {
             pgrep -f "fetch.*$url" >/dev/null && echo "git left"
             exit 0
             """
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", script]
-        shell.environment = pm.environment.merging([
-            "PM": PMBinary.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]) { _, new in new }
-        let out = Pipe()
-        shell.standardOutput = out
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
+        let shell = try runChild(
+            "/bin/bash", ["-c", script],
+            environment: pm.environment.merging([
+                "PM": PMBinary.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            ]) { _, new in new }, stderr: .discard)
+        let text = String(decoding: shell.stdout, as: UTF8.self)
         #expect(text.contains("git waiting"), "the first sync's git was waiting on the server: \(text)")
         #expect(text.contains("status 75"), "offline, as the server never answers: \(text)")
         #expect(!text.contains("Another sync"), "\(text)")
@@ -732,20 +706,14 @@ enum Assignees {
 
     @Test func aClosedInputIsSaidInWords() throws {
         let pm = PMBinary(language: "fr_FR.UTF-8")
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", "\"$PM\" import csv - <&-"]
-        shell.environment = pm.environment.merging(["PM": PMBinary.path]) { _, new in new }
+        var environment = pm.environment.merging(["PM": PMBinary.path]) { _, new in new }
         // Not on a faked clock: libfaketime opens a file as it starts, which
         // takes the closed input's place.
-        shell.environment?["LD_PRELOAD"] = nil
-        let errors = Pipe()
-        shell.standardError = errors
-        shell.standardOutput = FileHandle.nullDevice
-        try shell.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 74, "\(text)")
+        environment["LD_PRELOAD"] = nil
+        let shell = try runChild(
+            "/bin/bash", ["-c", "\"$PM\" import csv - <&-"], environment: environment, stdout: .discard)
+        let text = String(decoding: shell.stderr, as: UTF8.self)
+        #expect(shell.status == 74, "\(text)")
         #expect(text.contains("n’est pas ouvert") && !text.contains("system error"), "\(text)")
     }
 

@@ -30,14 +30,7 @@ import Testing
     }
 
     @Test func theBinaryLinksNoICU() throws {
-        let ldd = Process()
-        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [PMBinary.path]
-        let out = Pipe()
-        ldd.standardOutput = out
-        try ldd.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ldd.waitUntilExit()
+        let text = String(decoding: try runChild("/usr/bin/ldd", [PMBinary.path]).stdout, as: UTF8.self)
         #expect(text.contains("libc.so"), "\(text)")
         #expect(!text.contains("libicu"), "\(text)")
     }

@@ -9,34 +9,23 @@ import Testing
         let folder = TemporaryDirectory()
 
         func run(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try ImportTaskwarriorTests.require("task"))
-            process.arguments = ["rc.confirmation=off", "rc.verbose=nothing", "rc.recurrence.confirmation=off"] + arguments
-            process.environment = [
-                "TASKRC": folder.file("taskrc"), "TASKDATA": folder.file("data"), "HOME": folder.path, "TZ": "UTC",
-                "PATH": "/usr/bin:/bin",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "task \(arguments)")
+            let process = try runChild(
+                try ImportTaskwarriorTests.require("task"),
+                ["rc.confirmation=off", "rc.verbose=nothing", "rc.recurrence.confirmation=off"] + arguments,
+                environment: [
+                    "TASKRC": folder.file("taskrc"), "TASKDATA": folder.file("data"), "HOME": folder.path, "TZ": "UTC",
+                    "PATH": "/usr/bin:/bin",
+                ], stdout: .discard, stderr: .discard)
+            #expect(process.status == 0, "task \(arguments)")
         }
 
         /// `task export`, written to a file.
         func export() throws -> String {
             let path = folder.file("export.json")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try ImportTaskwarriorTests.require("task"))
-            process.arguments = ["rc.verbose=nothing", "export"]
-            process.environment = ["TASKRC": folder.file("taskrc"), "TASKDATA": folder.file("data"), "HOME": folder.path]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            try data.write(to: URL(fileURLWithPath: path))
+            let process = try runChild(
+                try ImportTaskwarriorTests.require("task"), ["rc.verbose=nothing", "export"],
+                environment: ["TASKRC": folder.file("taskrc"), "TASKDATA": folder.file("data"), "HOME": folder.path])
+            try process.stdout.write(to: URL(fileURLWithPath: path))
             return path
         }
     }
@@ -133,17 +122,11 @@ import Testing
     @Test func standardInputAndDeletedTasksWhenAsked() throws {
         let pm = PMBinary()
         let file = try Self.makeExport(for: pm)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PMBinary.path)
-        process.arguments = ["import", "taskwarrior", "-", "--all"]
-        process.environment = pm.environment
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0 && text.contains("Added 6 tasks from standard input"), "\(text)")
+        let process = try runChild(
+            PMBinary.path, ["import", "taskwarrior", "-", "--all"], environment: pm.environment,
+            input: try Data(contentsOf: URL(fileURLWithPath: file)))
+        let text = String(decoding: process.stdout, as: UTF8.self)
+        #expect(process.status == 0 && text.contains("Added 6 tasks from standard input"), "\(text)")
         let titles = try listed(pm).compactMap { $0["title"] as? String }
         #expect(
             titles.contains("Old idea")

@@ -43,19 +43,15 @@ import Testing
         func branch() -> String? { try? String(contentsOfFile: bare + "/refs/heads/pm-board", encoding: .utf8) }
         let before = branch()
         #expect(before != nil)
-        let sync = Process()
-        sync.executableURL = URL(fileURLWithPath: PMBinary.path)
-        sync.arguments = ["sync", "--board", me.board]
-        sync.environment = pm.environment.merging(["PM_USER": "camille"]) { _, new in new }
-        sync.standardOutput = FileHandle.nullDevice
-        sync.standardError = FileHandle.nullDevice
-        try sync.run()
+        let sync = try ChildProcess(
+            PMBinary.path, ["sync", "--board", me.board],
+            environment: pm.environment.merging(["PM_USER": "camille"]) { _, new in new }, stdout: .discard,
+            stderr: .discard)
         // Killed once the branch moved, while git waits for the hook.
         let deadline = Date().addingTimeInterval(20)
         while branch() == before && Date() < deadline { usleep(20_000) }
-        kill(sync.processIdentifier, SIGKILL)
-        sync.waitUntilExit()
-        #expect(sync.terminationReason == .uncaughtSignal, "the sync ended before it could be killed")
+        sync.send(SIGKILL)
+        #expect(sync.wait().status == 128 + SIGKILL, "the sync ended before it could be killed")
         try FileManager.default.removeItem(atPath: hook)
         // Without the network, `pm list` can only say what the last sync said.
         #expect(try me.run(["list"]).stdout.contains("2 changes waiting"))

@@ -72,17 +72,11 @@ import Testing
             case 2: arguments = ["edit", target, "--title", "kill \(round)"]
             default: arguments = ["delete", target]
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: PMBinary.path)
-            process.arguments = arguments
-            process.environment = pm.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(
+                PMBinary.path, arguments, environment: pm.environment, stdout: .discard, stderr: .discard)
             usleep(useconds_t.random(in: 0...window))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let exitedZero = process.terminationReason == .exit && process.terminationStatus == 0
+            process.send(SIGKILL)
+            let exitedZero = process.wait().status == 0
 
             let newestRun = try pm.run(["history", "--limit", "1", "--json"])
             let newest = try #require(json(newestRun), "round \(round) (seed \(seed)): \(newestRun.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,17 +15,8 @@ import Testing
 
     /// Runs pm with standard output sent to `path` (`/dev/full`, a FIFO…).
     func run(_ pm: PMBinary, _ arguments: [String], stdout path: String) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PMBinary.path)
-        process.arguments = arguments
-        process.environment = pm.environment
-        process.standardOutput = FileHandle(forWritingAtPath: path)
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: "", stderr: stderr)
+        let child = try runChild(PMBinary.path, arguments, environment: pm.environment, stdout: .file(path))
+        return Run(status: child.status, stdout: "", stderr: String(decoding: child.stderr, as: UTF8.self))
     }
 
     @Test func exportWritesThroughADeviceAndAFIFONeverReplacingThem() throws {
@@ -86,15 +78,10 @@ import Testing
             #expect(run.stderr.contains("Cannot write the output"), "\(arguments): \(run.stderr)")
         }
         // A closed pipe (pm list | head) stays quiet.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "\"$0\" list | head -c 1 >/dev/null; exit ${PIPESTATUS:-0}", PMBinary.path]
-        shell.environment = pm.environment
-        let err = Pipe()
-        shell.standardError = err
-        try shell.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
+        let shell = try runChild(
+            "/bin/sh", ["-c", "\"$0\" list | head -c 1 >/dev/null; exit ${PIPESTATUS:-0}", PMBinary.path],
+            environment: pm.environment)
+        let stderr = String(decoding: shell.stderr, as: UTF8.self)
         #expect(stderr.isEmpty, "\(stderr)")
     }
 

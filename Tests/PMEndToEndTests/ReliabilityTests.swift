@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -24,16 +25,12 @@ import Testing
         var committed = Set(try titles(pm))
         var killedBeforeCommitting = 0
         for round in 0..<40 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: PMBinary.path)
-            process.arguments = ["add", "kill \(round)", "--body", String(repeating: "k", count: 500)]
-            process.environment = pm.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(
+                PMBinary.path, ["add", "kill \(round)", "--body", String(repeating: "k", count: 500)],
+                environment: pm.environment, stdout: .discard, stderr: .discard)
             usleep(useconds_t.random(in: 0...12_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            process.wait()
             let now = try titles(pm)
             #expect(committed.isSubset(of: Set(now)), "round \(round): a committed task was lost")
             if !now.contains("kill \(round)") { killedBeforeCommitting += 1 }
@@ -155,31 +152,20 @@ import Testing
         chmod(pm.home.path, 0o755)
         chmod(pm.boardPath, 0o644)
         chmod(pm.boardPath + ".lock", 0o666)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", PMBinary.path, "add", "denied"]
-        process.environment = pm.environment
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if getuid() == 0 || process.terminationStatus != 0 {
-            #expect(process.terminationStatus == 74, "\(stderr)")
+        let process = try runChild(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", PMBinary.path, "add", "denied"],
+            environment: pm.environment, stdout: .discard)
+        let stderr = String(decoding: process.stderr, as: UTF8.self)
+        if getuid() == 0 || process.status != 0 {
+            #expect(process.status == 74, "\(stderr)")
             #expect(stderr.contains("permission denied"), "\(stderr)")
         }
         #expect(pm.boardBytes() == before)
         // Reads still work for that user.
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        reader.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", PMBinary.path, "list", "--json"]
-        reader.environment = pm.environment
-        reader.standardOutput = FileHandle.nullDevice
-        reader.standardError = FileHandle.nullDevice
-        try reader.run()
-        reader.waitUntilExit()
-        #expect(reader.terminationStatus == 0)
+        let reader = try runChild(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", PMBinary.path, "list", "--json"],
+            environment: pm.environment, stdout: .discard, stderr: .discard)
+        #expect(reader.status == 0)
     }
 
     @Test func theBinaryCopiedAloneRunsInFrenchAndKorean() throws {

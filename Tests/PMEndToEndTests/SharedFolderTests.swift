@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -104,23 +105,14 @@ import Testing
         pm.home.write(
             "noflock.c", "#include <sys/file.h>\nint flock(int fd, int operation) { (void)fd; (void)operation; return 0; }\n")
         let shim = pm.home.file("noflock.so")
-        let cc = Process()
-        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        cc.arguments = ["cc", "-shared", "-fPIC", "-o", shim, source]
-        try cc.run()
-        cc.waitUntilExit()
-        try #require(cc.terminationStatus == 0, "cc is needed to build the no-op flock shim (the README's prerequisites)")
+        let cc = try runChild("/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", shim, source])
+        try #require(cc.status == 0, "cc is needed to build the no-op flock shim (the README's prerequisites)")
         let held = open(pm.home.file("probe.lock"), O_RDWR | O_CREAT, 0o644)
         defer { close(held) }
         #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
         for (environment, expected) in [([String: String](), Int32(1)), (["LD_PRELOAD": shim], 0)] {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            probe.arguments = ["-n", pm.home.file("probe.lock"), "true"]
-            probe.environment = environment
-            try probe.run()
-            probe.waitUntilExit()
-            try #require(probe.terminationStatus == expected, "the shim does not make flock a no-op")
+            let probe = try runChild("/usr/bin/flock", ["-n", pm.home.file("probe.lock"), "true"], environment: environment)
+            try #require(probe.status == expected, "the shim does not make flock a no-op")
         }
         return shim
     }

@@ -62,23 +62,11 @@ struct PMBinary {
 
     @discardableResult
     func run(_ arguments: [String], _ extra: [String: String] = [:], binary: String = PMBinary.path) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { _, new in new }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read before waiting so a large output cannot fill the pipe and block.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        // Not Foundation's Process: see `ChildProcess`.
+        let child = try runChild(binary, arguments, environment: environment.merging(extra) { _, new in new })
         return Run(
-            status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+            status: child.status, stdout: String(decoding: child.stdout, as: UTF8.self),
+            stderr: String(decoding: child.stderr, as: UTF8.self))
     }
 
     /// Runs pm with a terminal as its standard output (a pseudo-terminal from
@@ -128,18 +116,8 @@ private func runPythonScript(_ interpreter: String, _ script: String, _ argument
 func runCapturing(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, in directory: String? = nil
 ) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = out
-    try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+    let child = try runChild(executable, arguments, environment: environment, in: directory, stderr: .output)
+    return (child.status, String(decoding: child.stdout, as: UTF8.self))
 }
 
 /// What a folder remote (or pm's clone of a git one) holds for each replica

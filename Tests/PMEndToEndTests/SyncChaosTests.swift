@@ -74,23 +74,15 @@ import Testing
 
     /// A pm started, its output going to files (no pipe to fill, no thread to read it).
     struct Running {
-        let process: Process
+        let process: ChildProcess
         let output: String
 
         init(_ person: Person, _ arguments: [String]) throws {
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: PMBinary.path)
-            process.arguments = arguments + ["--board", person.copy.board]
-            process.environment = person.copy.pm.environment.merging(person.environment) { _, new in new }
-            process.standardInput = FileHandle.nullDevice
             output = person.copy.pm.home.file("out-" + UUID().uuidString)
-            _ = FileManager.default.createFile(atPath: output + ".1", contents: nil)
-            _ = FileManager.default.createFile(atPath: output + ".2", contents: nil)
-            let handles = [FileHandle(forWritingAtPath: output + ".1"), FileHandle(forWritingAtPath: output + ".2")]
-            process.standardOutput = handles[0]
-            process.standardError = handles[1]
-            defer { for handle in handles { try? handle?.close() } }
-            try process.run()
+            process = try ChildProcess(
+                PMBinary.path, arguments + ["--board", person.copy.board],
+                environment: person.copy.pm.environment.merging(person.environment) { _, new in new },
+                stdout: .file(output + ".1"), stderr: .file(output + ".2"))
         }
 
         /// Waits for it; kills it (kill -9) after `killAfter` seconds, or as hung after `limit`.
@@ -98,15 +90,15 @@ import Testing
             let deadline = Date().addingTimeInterval(killAfter ?? limit)
             while process.isRunning && Date() < deadline { usleep(2_000) }
             let hung = process.isRunning && killAfter == nil
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            let killed = process.terminationReason == .uncaughtSignal
+            process.send(SIGKILL)
+            let status = process.wait().status
+            let killed = status > 128  // pm's own exit codes are all below 128
             defer {
                 try? FileManager.default.removeItem(atPath: output + ".1")
                 try? FileManager.default.removeItem(atPath: output + ".2")
             }
             return Outcome(
-                status: killed ? nil : process.terminationStatus,
+                status: killed ? nil : status,
                 stdout: (try? String(contentsOfFile: output + ".1", encoding: .utf8)) ?? "",
                 stderr: (try? String(contentsOfFile: output + ".2", encoding: .utf8)) ?? "", hung: hung)
         }

@@ -402,7 +402,7 @@ extension SyncEndToEndTests {
 final class GitDaemon {
     let base: String
     let port: Int
-    private var process: Process?
+    private var process: ChildProcess?
 
     init(base: String) {
         self.base = base
@@ -414,28 +414,17 @@ final class GitDaemon {
     /// git-daemon itself, not `git daemon` (which runs it as a child that
     /// would outlive stopping the parent).
     static let executable: String = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "--exec-path"]
-        let out = Pipe()
-        process.standardOutput = out
-        try? process.run()
-        let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return path.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon"
+        let output = (try? runChild("/usr/bin/env", ["git", "--exec-path"]))?.stdout ?? Data()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon"
     }()
 
     func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = [
-            "--reuseaddr", "--base-path=\(base)", "--export-all", "--enable=receive-pack", "--port=\(port)",
-            "--listen=127.0.0.1", base,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        process = try ChildProcess(
+            Self.executable,
+            [
+                "--reuseaddr", "--base-path=\(base)", "--export-all", "--enable=receive-pack", "--port=\(port)",
+                "--listen=127.0.0.1", base,
+            ], stdout: .discard, stderr: .discard)
         // Ready when it answers.
         for _ in 0..<100 {
             if try runGit(["ls-remote", url]).0 == 0 { break }
@@ -445,8 +434,8 @@ final class GitDaemon {
 
     func stop() {
         // git-daemon waits for its connections on SIGTERM: a lost server is SIGKILL.
-        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process?.waitUntilExit()
+        process?.send(SIGKILL)
+        process?.wait()
         process = nil
     }
 
@@ -487,17 +476,10 @@ extension SyncEndToEndTests {
         try people[0].run(["add", "First"])
         try people[0].run(["sync"])
         try people[1].run(["sync"])
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: PMBinary.path)
-        watcher.arguments = ["sync", "--watch", "--board", people[1].board]
-        watcher.environment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
-        // A file, not a pipe: a watch that outlives a slow loop never blocks on a full pipe.
-        let outPath = pm.home.file("watch.out")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        watcher.standardOutput = out
-        watcher.standardError = FileHandle.nullDevice
-        try watcher.run()
+        let watcher = try ChildProcess(
+            PMBinary.path, ["sync", "--watch", "--board", people[1].board],
+            environment: pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new },
+            stderr: .discard)
         try people[1].run(["add", "Made while watching"])
         try people[0].run(["add", "From Camille"])
         var seen = false
@@ -512,10 +494,10 @@ extension SyncEndToEndTests {
             }
         }
         #expect(seen, "the watcher carried both changes")
-        kill(watcher.processIdentifier, SIGINT)
-        watcher.waitUntilExit()
-        #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
-        let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        watcher.send(SIGINT)
+        let ended = watcher.wait()
+        #expect(ended.status == 0)
+        let text = String(decoding: ended.stdout, as: UTF8.self)
         #expect(text.contains("Press Ctrl-C to stop") && text.contains("Synced with"))
     }
 }
@@ -523,20 +505,11 @@ extension SyncEndToEndTests {
 /// Runs git with a clean identity; returns its status and error output.
 @discardableResult
 func runGit(_ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git"] + arguments
     var environment = ProcessInfo.processInfo.environment
     environment["GIT_AUTHOR_NAME"] = "test"
     environment["GIT_AUTHOR_EMAIL"] = "test@localhost"
     environment["GIT_COMMITTER_NAME"] = "test"
     environment["GIT_COMMITTER_EMAIL"] = "test@localhost"
-    process.environment = environment
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+    let child = try runChild("/usr/bin/env", ["git"] + arguments, environment: environment, stdout: .discard)
+    return (child.status, String(decoding: child.stderr, as: UTF8.self))
 }
