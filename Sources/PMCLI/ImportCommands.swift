@@ -29,11 +29,13 @@ struct ImportTrello: PMCommand {
     @OptionGroup var arguments: ImportArguments
     @Option(name: .customLong("map"), help: ArgumentHelp(help(.helpImportMap), valueName: "mapping"))
     var map: [String] = []
+    @Option(name: .customLong("member"), help: ArgumentHelp(help(.helpImportMember), valueName: "name=teammate"))
+    var member: [String] = []
     @Flag(help: ArgumentHelp(help(.helpImportAllTrello))) var all = false
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        try context.runImport(.trello, arguments, includeAll: all, map: map)
+        try context.runImport(.trello, arguments, includeAll: all, map: map, members: member)
     }
 }
 
@@ -57,18 +59,23 @@ struct ImportCSV: PMCommand {
     }
 
     @OptionGroup var arguments: ImportArguments
+    @Option(name: .customLong("member"), help: ArgumentHelp(help(.helpImportMember), valueName: "name=teammate"))
+    var member: [String] = []
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        try context.runImport(.csv, arguments, includeAll: false)
+        try context.runImport(.csv, arguments, includeAll: false, members: member)
     }
 }
 
 extension ProcessContext {
     /// Reads `arguments.file` as `source` says, and adds its cards in one
     /// undo step (or, with `--dry-run`, says what it would add and writes nothing).
-    func runImport(_ source: ImportSource, _ arguments: ImportArguments, includeAll: Bool, map: [String] = []) throws {
+    func runImport(
+        _ source: ImportSource, _ arguments: ImportArguments, includeAll: Bool, map: [String] = [], members: [String] = []
+    ) throws {
         let asked = try map.map(parseMapping)
+        let renames = try members.map(parseMember)
         let bytes = try ImportFile.read(arguments.file)
         var options = importOptions(includeAll: includeAll)
         let names = asked.map { (LooseText.fold($0.name), $0.state) }
@@ -78,7 +85,7 @@ extension ProcessContext {
             if let state = names.last(where: { $0.0 == folded })?.1 { return (state, .asked) }
             return recognise(name)
         }
-        let reading: ImportReading
+        var reading: ImportReading
         do {
             reading = try ImportRules.importer(source).read(bytes, options: options)
         } catch let failure as ImportFailure {
@@ -93,20 +100,25 @@ extension ProcessContext {
                     .text(reading.lists.map { localizer.string(.importListName, shown($0.name)) }.joined(separator: ", "))),
                 .usage)
         }
-        for list in reading.lists { output.line(listLine(list)) }
+        let mapped = try rename(&reading, renames, file: arguments.file)
+        // An archived list whose cards stay out (no --all) is not the reader's concern.
+        for list in reading.lists where !list.archived || list.cards > 0 { output.line(listLine(list)) }
         let file = arguments.file == "-" ? MessageArgument.text(localizer.string(.importStandardInput)) : shown(arguments.file)
         if arguments.dryRun {
-            let plan = ImportPlan(reading, source: source, board: try loadBoard())
+            let board = try loadBoard()
+            let plan = ImportPlan(reading, source: source, board: board)
             for (card, _) in plan.adding {
                 output.line(localizer.string(.importWouldAddCard, shown(card.title), columnName(card.state)))
             }
             output.line(localizer.plural(.importWouldAdd, count: plan.adding.count, file))
-            report(reading, plan)
+            report(source, reading, plan)
+            reportPeople(plan, mapped: mapped, known: assigneeNames(on: board), done: false)
             return
         }
         let env = environment
         let moment = env.now()
-        let plan = try change(oneStep: true) { board in
+        let (plan, known) = try change(oneStep: true) { board in
+            let known = assigneeNames(on: board)
             let plan = ImportPlan(reading, source: source, board: board)
             for (index, (card, id)) in plan.adding.enumerated() {
                 // Made when the source says (never later than now); else a
@@ -116,23 +128,93 @@ extension ProcessContext {
                 let createdAt = Timestamp.string(from: made ?? moment.addingTimeInterval(-before))
                 try board.addImported(card, id: id, createdAt: createdAt, eventID: env.makeID(), by: env.user, at: now)
             }
-            return plan
+            return (plan, known)
         }
+        // Each source in its own words: Trello's cards, Taskwarrior's tasks, a sheet's rows.
+        let words = ImportSourceWords(source)
         if plan.adding.isEmpty && plan.alreadyThere == 0 {
-            output.line(localizer.string(.importNoCards, file))
+            output.line(localizer.string(words.none, file))
         } else if plan.adding.isEmpty {
-            output.line(localizer.string(.importNothing, file))
+            output.line(localizer.string(words.nothing, file))
         } else {
             output.line(localizer.plural(.importAdded, count: plan.adding.count, file))
         }
-        report(reading, plan)
+        report(source, reading, plan)
+        reportPeople(plan, mapped: mapped, known: known, done: true)
     }
 
-    /// What was not added, and what was cut, each said once.
-    private func report(_ reading: ImportReading, _ plan: ImportPlan) {
-        if plan.alreadyThere > 0 { output.line(localizer.plural(.importAlreadyThere, count: plan.alreadyThere)) }
-        if reading.leftOut > 0 { output.line(localizer.plural(.importLeftOut, count: reading.leftOut)) }
-        if reading.shortened > 0 { output.line(localizer.plural(.importShortened, count: reading.shortened)) }
+    /// What was not added, what was cut, and what went in the bodies, each said once.
+    private func report(_ source: ImportSource, _ reading: ImportReading, _ plan: ImportPlan) {
+        let words = ImportSourceWords(source)
+        if plan.alreadyThere > 0 { output.line(localizer.plural(words.alreadyThere, count: plan.alreadyThere)) }
+        if reading.leftOut > 0 { output.line(localizer.plural(words.leftOut, count: reading.leftOut)) }
+        if reading.shortened > 0 { output.line(localizer.plural(words.shortened, count: reading.shortened)) }
+        guard !plan.adding.isEmpty else { return }
+        if reading.withHeadings > 0 { output.line(localizer.plural(.importInBodies, count: reading.withHeadings)) }
+        if reading.withDates > 0 { output.line(localizer.string(.importIsoDates)) }
+    }
+
+    /// The names the added tasks are assigned to (a --member's with the
+    /// file's beside it), and how to give the ones new to this board the
+    /// names the team uses here, so that --mine and --to find them.
+    /// - Parameters:
+    ///   - mapped: each --member's name on the board, to the file's.
+    ///   - known: the names on the board before the import.
+    ///   - done: the import was written (not --dry-run): it is undone first.
+    private func reportPeople(_ plan: ImportPlan, mapped: [String: String], known: Set<String>, done: Bool) {
+        var names: [String] = []
+        for (card, _) in plan.adding { for name in card.assignees where !names.contains(name) { names.append(name) } }
+        guard !names.isEmpty else { return }
+        let listed = names.map { name in
+            mapped[name].map { localizer.string(.importPersonMapped, shown(name), shown($0)) } ?? TextSafety.escaped(name)
+        }
+        output.line(localizer.string(.importPeople, .text(listed.joined(separator: ", "))))
+        let new = names.filter { !known.contains($0) && mapped[$0] == nil && $0 != environment.user }
+        guard let first = new.first else { return }
+        output.line(
+            localizer.plural(
+                done ? .importNewNamesUndo : .importNewNames, count: new.count,
+                .text(new.map { TextSafety.escaped($0) }.joined(separator: ", ")), shown(first)))
+    }
+
+    /// Every name a task of `board` is assigned to.
+    private func assigneeNames(on board: Board) -> Set<String> {
+        Set(board.tasks.flatMap(\.assignees))
+    }
+
+    /// Gives the cards' people the names `--member` asks for.
+    /// - Returns: each new name, to the file's name it replaced.
+    /// - Throws: a usage error, when a --member names someone on no card of the file.
+    private func rename(_ reading: inout ImportReading, _ renames: [(from: String, to: String)], file: String) throws
+        -> [String: String]
+    {
+        guard !renames.isEmpty else { return [:] }
+        var inFile: [String] = []
+        for card in reading.cards { for name in card.assignees where !inFile.contains(name) { inFile.append(name) } }
+        for rename in renames where !inFile.contains(where: { LooseText.fold($0) == LooseText.fold(rename.from) }) {
+            let shownFile = file == "-" ? MessageArgument.text(localizer.string(.importStandardInput)) : shown(file)
+            if inFile.isEmpty {
+                throw CLIError.message(localizer.string(.errorImportNoMembers, shown(rename.from), shownFile), .usage)
+            }
+            throw CLIError.message(
+                localizer.string(
+                    .errorImportNoSuchMember, shown(rename.from), shownFile,
+                    .text(inFile.map { localizer.string(.importListName, shown($0)) }.joined(separator: ", "))),
+                .usage)
+        }
+        var mapped: [String: String] = [:]
+        for index in reading.cards.indices {
+            var names: [String] = []
+            for name in reading.cards[index].assignees {
+                let folded = LooseText.fold(name)
+                let given = renames.last { LooseText.fold($0.from) == folded }?.to
+                if let given { mapped[given] = mapped[given] ?? name }
+                let kept = given ?? name
+                if !names.contains(kept) { names.append(kept) }
+            }
+            reading.cards[index].assignees = names
+        }
+        return mapped
     }
 
     private func listLine(_ list: ListMapping) -> String {
@@ -141,6 +223,14 @@ extension ProcessContext {
         case .asked, .named: return localizer.plural(.importList, count: list.cards, name, columnName(list.state))
         case .unknown: return localizer.plural(.importListUnknown, count: list.cards, name, columnName(list.state))
         }
+    }
+
+    /// `NAME=TEAMMATE` as `--member` takes it: the file's name (up to the
+    /// first `=`), and a name pm keeps.
+    private func parseMember(_ text: String) throws -> (from: String, to: String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, equals != text.index(before: text.endIndex)
+        else { throw CLIError.message(localizer.string(.errorImportMember, shown(text)), .usage) }
+        return (String(text[..<equals]), try Assignees.validName(String(text[text.index(after: equals)...])))
     }
 
     /// `LIST=STATE` as `--map` takes it.
@@ -202,6 +292,31 @@ extension ProcessContext {
         }
         options.csvColumn = { columns[LooseText.fold($0)] }
         return options
+    }
+}
+
+/// The words each source's messages use: Trello's cards, Taskwarrior's
+/// tasks, a sheet's rows.
+struct ImportSourceWords {
+    let alreadyThere: L10nPluralKey
+    let leftOut: L10nPluralKey
+    let shortened: L10nPluralKey
+    let nothing: L10nKey
+    let none: L10nKey
+
+    init(_ source: ImportSource) {
+        switch source {
+        case .trello:
+            (alreadyThere, leftOut, shortened) = (.importAlreadyThere, .importLeftOut, .importShortened)
+            (nothing, none) = (.importNothing, .importNoCards)
+        case .taskwarrior:
+            (alreadyThere, leftOut, shortened) = (.importAlreadyThereTasks, .importLeftOutDeleted, .importShortenedTasks)
+            (nothing, none) = (.importNothingTasks, .importNoTasks)
+        case .csv:
+            // A sheet has nothing archived or deleted (leftOut stays 0).
+            (alreadyThere, leftOut, shortened) = (.importAlreadyThereRows, .importLeftOut, .importShortenedRows)
+            (nothing, none) = (.importNothingRows, .importNoRows)
+        }
     }
 }
 

@@ -107,12 +107,15 @@ public struct ListMapping: Equatable, Sendable {
     public var how: How
     /// Cards it gives.
     public var cards: Int
+    /// An archived list (Trello): its cards come only with `--all`.
+    public var archived: Bool
 
-    public init(name: String, state: TaskState, how: How, cards: Int = 0) {
+    public init(name: String, state: TaskState, how: How, cards: Int = 0, archived: Bool = false) {
         self.name = name
         self.state = state
         self.how = how
         self.cards = cards
+        self.archived = archived
     }
 }
 
@@ -125,6 +128,12 @@ public struct ImportReading: Equatable, Sendable {
     public var leftOut = 0
     /// Cards whose title or body was cut to pm's limits (the whole title is kept in the body).
     public var shortened = 0
+    /// Cards whose body holds what pm has no field for, under headings in
+    /// the importer's language (``ImportWords``).
+    public var withHeadings = 0
+    /// Cards whose body holds a date pm wrote there (a comment's, a start):
+    /// ISO, as every reader reads it alike.
+    public var withDates = 0
 
     public init() {}
 }

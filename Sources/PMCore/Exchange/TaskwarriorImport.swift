@@ -76,6 +76,8 @@ public enum TaskwarriorImport: BoardImporter {
             if !notes.isEmpty { parts.append(words.heading(words.comments) + "\n" + notes.joined(separator: "\n")) }
             let (body, cut) = ImportRules.body(parts)
             if whole != nil || cut { reading.shortened += 1 }
+            if parts.contains(where: { !$0.isEmpty }) { reading.withHeadings += 1 }
+            if facts.contains(where: { $0.hasPrefix(words.started) }) || !notes.isEmpty { reading.withDates += 1 }
             var card = ImportedCard(
                 sourceID: uuid.lowercased(), title: title, body: body, state: state, due: due, offset: task.offset)
             card.created = try timestamp(task, "entry")

@@ -32,7 +32,7 @@ public enum TrelloImport: BoardImporter {
         {
             let (state, how) = options.listState(list.name)
             lists[list.id] = List(index: index, position: list.position, closed: list.closed)
-            reading.lists.append(ListMapping(name: list.name, state: state, how: how))
+            reading.lists.append(ListMapping(name: list.name, state: state, how: how, archived: list.closed))
         }
         let members = try names(root.array("members"))
         let labels = try labelNames(root.array("labels"))
@@ -96,6 +96,9 @@ public enum TrelloImport: BoardImporter {
             }
             let (body, cut) = ImportRules.body(parts)
             if whole != nil || cut { reading.shortened += 1 }
+            // The description, and (each only when there is one) what pm wrote under its headings.
+            if parts.count > 1 { reading.withHeadings += 1 }
+            if comments[id] != nil { reading.withDates += 1 }
             reading.lists[list.index].cards += 1
             var imported = ImportedCard(
                 sourceID: id, title: title, body: body, state: reading.lists[list.index].state, due: due, assignees: assignees,
