@@ -71,7 +71,10 @@ import Testing
 
     @Test(arguments: [
         ("en_US.UTF-8", "--member names 'nobody', who is on no card of", "'camillemartin', 'jiwoopark'"),
-        ("fr_FR.UTF-8", "--member nomme «\u{202F}nobody\u{202F}», qui n’est sur aucune carte de", "«\u{202F}camillemartin\u{202F}»"),
+        (
+            "fr_FR.UTF-8", "--member nomme «\u{202F}nobody\u{202F}», qui n’est sur aucune carte de",
+            "«\u{202F}camillemartin\u{202F}»"
+        ),
         ("ko_KR.UTF-8", "--member에 쓴 'nobody'는", "'camillemartin', 'jiwoopark'"),
     ])
     func aMappingForSomeoneTheFileDoesNotHaveIsATypo(language: String, said: String, names: String) throws {
@@ -146,7 +149,10 @@ import Testing
 
     @Test(arguments: [
         ("en_US.UTF-8", "'Old'", "2 archived cards were left out", "under headings in English", "2026-11-26 (year-month-day)"),
-        ("fr_FR.UTF-8", "«\u{202F}Old\u{202F}»", "2 cartes archivées ont été laissées", "sous des intitulés en français", "année-mois-jour"),
+        (
+            "fr_FR.UTF-8", "«\u{202F}Old\u{202F}»", "2 cartes archivées ont été laissées", "sous des intitulés en français",
+            "année-mois-jour"
+        ),
         ("ko_KR.UTF-8", "'Old'", "보관된 카드 2개는 가져오지 않았습니다", "한국어 제목을 붙여", "(연-월-일)"),
     ])
     func trelloSaysWhatItLeftOutAndWhatWentInTheBodies(
