@@ -51,35 +51,73 @@ struct News: PMCommand {
         }
         let style = context.style(color: colors.useColor(context))
         context.output.line(style.bold(l.plural(sinceMark ? .newsHeader : .newsRecent, count: entries.count)))
+        // What the changes amount to: a change and its undo say nothing, an import is one line.
+        let (kept, cancelled) = NewsFold.fold(entries)
+        let (imports, rest) = NewsFold.imports(kept)
         // Per person, in the order of their newest change: counts by what they did.
+        let view = HistoryView(localizer: l, style: style)
         var people: [String] = []
         var counts: [String: [HistoryAction: Int]] = [:]
-        let view = HistoryView(localizer: l, style: style)
-        for entry in entries {
-            let who = view.who(entry)
-            if counts[who] == nil { people.append(who) }
-            counts[who, default: [:]][entry.action, default: 0] += 1
+        var imported: [String: Int] = [:]
+        var cancelledBy: [String: Int] = [:]
+        for entry in entries where !people.contains(view.who(entry)) { people.append(view.who(entry)) }
+        for entry in rest { counts[view.who(entry), default: [:]][entry.action, default: 0] += 1 }
+        for step in imports {
+            let who = view.who(step.entries[0])
+            switch step.kind {
+            case .imported: imported[who, default: 0] += step.entries.count
+            case .undone: counts[who, default: [:]][.removed, default: 0] += step.entries.count
+            case .redone: counts[who, default: [:]][.added, default: 0] += step.entries.count
+            }
         }
+        for entry in cancelled { cancelledBy[view.who(entry), default: 0] += 1 }
         let kinds: [(HistoryAction, L10nPluralKey)] = [
             (.added, .newsAdded), (.moved, .newsMoved), (.edited, .newsEdited), (.removed, .newsRemoved),
         ]
         for person in people {
-            let parts = kinds.compactMap { action, key in counts[person]?[action].map { l.plural(key, count: $0) } }
-            context.output.line("  " + l.string(.newsPerson, .text(person), .text(parts.joined(separator: " · "))))
+            let parts =
+                [imported[person].map { l.plural(.newsImported, count: $0) }]
+                + kinds.map { action, key in counts[person]?[action].map { l.plural(key, count: $0) } }
+                + [cancelledBy[person].map { l.plural(.newsCancelled, count: $0) }]
+            context.output.line(
+                "  " + l.string(.newsPerson, .text(person), .text(parts.compactMap { $0 }.joined(separator: " · "))))
         }
-        // Card by card, the card most recently changed first.
-        var cards: [TaskID] = []
+        // Card by card, and each import as one line, the most recent first.
+        enum Block {
+            case card(TaskID)
+            case step(NewsFold.ImportStep)
+        }
+        var blocks: [(newest: String, order: Int, block: Block)] = []
         var byCard: [TaskID: [HistoryEvent]] = [:]
-        for entry in entries {
-            if byCard[entry.taskID] == nil { cards.append(entry.taskID) }
+        for entry in rest {
+            if byCard[entry.taskID] == nil { blocks.append((entry.at, blocks.count, .card(entry.taskID))) }
             byCard[entry.taskID, default: []].append(entry)
         }
-        for card in cards {
-            let events = byCard[card] ?? []
-            let title = board.task(card)?.title ?? events.first?.title ?? ""
+        for step in imports { blocks.append((step.entries[0].at, blocks.count, .step(step))) }
+        // Newest first (ISO times order as text); ties keep the order read.
+        blocks.sort { ($0.newest, -$0.order) > ($1.newest, -$1.order) }
+        for (_, _, block) in blocks {
             context.output.line("")
-            context.output.line(style.bold(TextSafety.escaped(title)))
-            for line in view.lines(events) { context.output.line("  " + line) }
+            switch block {
+            case .card(let card):
+                let events = byCard[card] ?? []
+                let title = board.task(card)?.title ?? events.first?.title ?? ""
+                context.output.line(style.bold(TextSafety.escaped(title)))
+                for line in view.lines(events) { context.output.line("  " + line) }
+            case .step(let step):
+                let key: L10nPluralKey =
+                    switch step.kind {
+                    case .imported: .newsImportLine
+                    case .undone: .newsImportUndone
+                    case .redone: .newsImportRedone
+                    }
+                let first = step.entries[0]
+                context.output.line(
+                    "  "
+                        + l.string(
+                            .historyLine, .text(style.dim(style.dateTime(first.at))), .text(view.who(first)),
+                            .text(l.plural(key, count: step.entries.count))))
+            }
         }
     }
 }

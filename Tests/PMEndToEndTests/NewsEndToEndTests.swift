@@ -133,3 +133,59 @@ import Testing
         #expect(!news.contains("Her own"), "her own change, made here, is no news: \(news)")
     }
 }
+
+/// `pm news` after an import, its undo and its redo (issue 44, item 6): an
+/// import is one line, a change and what took it back fold into nothing,
+/// and the person's line counts what is left.
+@Suite struct NewsFoldEndToEndTests {
+    static let said: [String: (person: String, line: String, solo: String, undone: String, removed: String)] = [
+        "en_US.UTF-8": (
+            "  camille: 5 imported · 1 added · 12 changes that cancel out", "Imported 5 tasks in one step.",
+            "Added 'Solo'.", "Took back an import of 5 tasks.", "  camille: 6 removed"
+        ),
+        "fr_FR.UTF-8": (
+            "  camille\u{00A0}: 5 tâches importées · 1 tâche ajoutée · 12 modifications qui s’annulent",
+            "5 tâches importées en une fois.", "«\u{202F}Solo\u{202F}» ajoutée.", "Import de 5 tâches annulé.",
+            "  camille\u{00A0}: 6 tâches supprimées"
+        ),
+        "ko_KR.UTF-8": (
+            "  camille 님: 5개 가져옴 · 1개 추가 · 서로 상쇄된 변경 12개", "작업 5개를 한 번에 가져왔습니다.", "'Solo'를 추가했습니다.",
+            "작업 5개 가져오기를 되돌렸습니다.", "  camille 님: 6개 삭제"
+        ),
+    ]
+
+    @Test(arguments: ["en_US.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"])
+    func anImportIsOneLineAndAChangeWithItsUndoIsNothing(language: String) throws {
+        let said = try #require(Self.said[language])
+        let pm = PMBinary(language: language)
+        let camille = ["PM_USER": "camille"]
+        try pm.run(["add", "Mine"])
+        try pm.run(["news"])
+        let file = try ImportTrelloTests.write(ImportTrelloTests.export(), in: pm)
+        #expect(try pm.run(["import", "trello", file], camille).status == 0)
+        #expect(try pm.run(["undo"], camille).status == 0)
+        #expect(try pm.run(["redo"], camille).status == 0)
+        let solo = try pm.run(["add", "Solo", "--json"], camille).stdout
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(solo.utf8)) as? [String: Any])?["id"] as? String)
+        #expect(try pm.run(["edit", id, "--title", "Solo 2"], camille).status == 0)
+        #expect(try pm.run(["undo"], camille).status == 0)
+
+        let news = try pm.run(["news", "--color", "never"]).stdout
+        let lines = news.components(separatedBy: "\n")
+        #expect(lines.contains(said.person), "\(news)")
+        #expect(lines.filter { $0.hasSuffix(said.line) }.count == 1, "\(news)")
+        #expect(lines.contains { $0.hasSuffix(said.solo) } && !news.contains("Solo 2"), "\(news)")
+        #expect(!news.contains("Write the launch post") && !news.contains("Réunion équipe"), "no card each: \(news)")
+        // Scripts still read every change.
+        #expect(try pm.run(["news", "--json", "--peek"]).stdout.isEmpty == false)
+
+        // Seen, then taken back: that is news, in one line.
+        try pm.run(["news"])
+        #expect(try pm.run(["undo"], camille).status == 0)  // Solo's add
+        #expect(try pm.run(["undo"], camille).status == 0)  // the import (its redo)
+        let after = try pm.run(["news", "--color", "never"]).stdout
+        #expect(after.contains(said.undone) && after.contains(said.removed + "\n"), "\(after)")
+        #expect(!after.contains("Write the launch post"), "\(after)")
+    }
+}

@@ -296,6 +296,12 @@ public enum ImportRules {
         return Timestamp.string(from: Date(timeIntervalSince1970: Double(seconds)))
     }
 
+    /// Whether `id` is one an import made (``taskID(board:source:sourceID:)``:
+    /// version 8); pm's own tasks get random ones (version 4).
+    public static func isImportedID(_ id: TaskID) -> Bool {
+        id.words.high & 0xF000 == 0x8000
+    }
+
     /// A task's id made from the board's and the card's in its source: the
     /// same file imported twice, or by two teammates into one board, gives
     /// the same ids, so it adds nothing the second time. A name-based UUID
