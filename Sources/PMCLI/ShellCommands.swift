@@ -229,6 +229,9 @@ struct ManualPage {
         page.append(".ad l")
         page.append(".nh")
         if !asciiNote.isEmpty { page += [".if \"\\*[.T]\"ascii\" \\{\\", roff(asciiNote), ".ex", ".\\}"] }
+        // A page that stays readable in ASCII (French without its accents) says why, and goes on.
+        let asciiHint = l.string(.manAsciiHint)
+        if !asciiHint.isEmpty { page += [".if \"\\*[.T]\"ascii\" \\{\\", roff(asciiHint), ".sp", ".\\}"] }
         page += [
             ".SH \(roff(l.string(.manHeadingName)))",
             "pm \\- " + roff(root.abstract ?? ""),

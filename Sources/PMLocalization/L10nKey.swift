@@ -469,6 +469,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case syncOfflineNothingWaiting = "sync.offlineNothingWaiting"
     case helpHelpTopic = "help.helpTopic"
     case manAsciiNote = "man.asciiNote"
+    case manAsciiHint = "man.asciiHint"
     case helpCommandCheckpoint = "help.command.checkpoint"
     case checkpointCurrent = "checkpoint.current"
     case checkpointNoBoard = "checkpoint.noBoard"
