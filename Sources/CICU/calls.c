@@ -233,3 +233,38 @@ int32_t pm_uspoof_skeleton(const PMUChar *text, int32_t length, PMUChar *dest, i
                 int32_t(*)(const PMSpoofChecker *, uint32_t, const PMUChar *, int32_t, PMUChar *, int32_t, UErrorCode *))(
         spoof_checker, 0, text, length, dest, capacity, status);
 }
+
+// MARK: Numbers
+
+typedef void *(*unum_open_f)(int32_t, const PMUChar *, int32_t, const char *, void *, UErrorCode *);
+
+/// A decimal number format of `locale`, or NULL (no ICU, or one without number formats).
+static void *number_format(const char *locale, UErrorCode *status) {
+    NEED_ICU(status, NULL);
+    if (!pm_icu_functions[F_UNUM_OPEN] || !pm_icu_functions[F_UNUM_CLOSE] || !pm_icu_functions[F_UNUM_FORMAT_INT64] ||
+        !pm_icu_functions[F_UNUM_GET_SYMBOL]) {
+        *status = U_UNSUPPORTED_ERROR;
+        return NULL;
+    }
+    // UNUM_DECIMAL (1), no pattern.
+    return CALL(F_UNUM_OPEN, unum_open_f)(1, NULL, 0, locale, NULL, status);
+}
+
+int32_t pm_unum_format(const char *locale, int64_t value, PMUChar *result, int32_t capacity, UErrorCode *status) {
+    void *format = number_format(locale, status);
+    if (!format || !pm_u_success(*status)) return 0;
+    int32_t length = CALL(F_UNUM_FORMAT_INT64, int32_t(*)(const void *, int64_t, PMUChar *, int32_t, void *, UErrorCode *))(
+        format, value, result, capacity, NULL, status);
+    CALL(F_UNUM_CLOSE, void (*)(void *))(format);
+    return length;
+}
+
+int32_t pm_unum_decimal_separator(const char *locale, PMUChar *result, int32_t capacity, UErrorCode *status) {
+    void *format = number_format(locale, status);
+    if (!format || !pm_u_success(*status)) return 0;
+    // UNUM_DECIMAL_SEPARATOR_SYMBOL (0).
+    int32_t length = CALL(F_UNUM_GET_SYMBOL, int32_t(*)(const void *, int32_t, PMUChar *, int32_t, UErrorCode *))(
+        format, 0, result, capacity, status);
+    CALL(F_UNUM_CLOSE, void (*)(void *))(format);
+    return length;
+}

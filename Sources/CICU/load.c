@@ -18,6 +18,7 @@ static const char *const function_names[F_COUNT] = {
     "ucal_open", "ucal_close", "ucal_clear", "ucal_setAttribute", "ucal_set", "ucal_getMillis", "ucal_setMillis",
     "ucal_get", "ucal_getCanonicalTimeZoneID", "ucal_getDefaultTimeZone",
     "uspoof_open", "uspoof_getSkeleton",
+    "unum_open", "unum_close", "unum_formatInt64", "unum_getSymbol",
     "u_getIntPropertyValue", "u_charType", "u_hasBinaryProperty",
     "unorm2_getNFCInstance", "unorm2_getNFDInstance", "unorm2_normalize",
 };
@@ -75,6 +76,8 @@ static int try_load(const char *dir, const char *suffix, int version) {
         pm_icu_functions[i] = resolve(i < F_FIRST_COMMON ? i18n : uc, function_names[i], version);
         // Optional: an ICU built without its spoof checker only says no lookalikes.
         if (!pm_icu_functions[i] && (i == F_USPOOF_OPEN || i == F_USPOOF_GET_SKELETON)) continue;
+        // Optional too: without number formats, numbers keep plain digits and CSV its comma.
+        if (!pm_icu_functions[i] && i >= F_UNUM_OPEN && i <= F_UNUM_GET_SYMBOL) continue;
         if (!pm_icu_functions[i]) {
             snprintf(failure, sizeof failure, "%s has no %s", i < F_FIRST_COMMON ? i18n_path : uc_path,
                      function_names[i]);

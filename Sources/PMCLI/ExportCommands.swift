@@ -1,5 +1,6 @@
 import ArgumentParser
 import PMCore
+import PMICU
 import PMLocalization
 
 struct Export: ParsableCommand {
@@ -61,12 +62,37 @@ struct ExportCSV: PMCommand {
     }
 
     @Option(help: ArgumentHelp(help(.helpOutput))) var output: String?
+    @Option(help: ArgumentHelp(help(.helpCsvDelimiter), valueName: "delimiter")) var delimiter: String?
+    @Option(help: ArgumentHelp(help(.helpCsvHeaders), valueName: "headers")) var headers: String?
     @OptionGroup var filters: FilterOptions
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
+        let l = context.localizer
+        // What the reader's spreadsheet reads: a semicolon where a comma is
+        // the decimal mark (a comma there would split "1,5" in two).
+        let separator: Character
+        switch delimiter {
+        case nil: separator = ICUNumbers.decimalSeparator(locale: context.formatLocale) == "," ? ";" : ","
+        case ","?: separator = ","
+        case ";"?: separator = ";"
+        case "tab"?, "\t"?, "\u{9}"?: separator = "\t"
+        case let other?: throw CLIError.message(l.string(.errorCsvDelimiter, context.shown(other)), .usage)
+        }
+        // The header in the reader's words (the first of each column's names
+        // in the table, which pm import csv reads back), or pm's own for a script.
+        let local: Bool
+        switch headers?.lowercased() {
+        case nil, "local"?: local = l.language != "en"
+        case "en"?: local = false
+        case let other?: throw CLIError.message(l.string(.errorCsvHeaders, context.shown(other)), .usage)
+        }
+        let keys: [L10nKey] = [
+            .csvColumnID, .csvColumnTitle, .csvColumnState, .csvColumnDue, .csvColumnAssignees, .csvColumnBody,
+        ]
+        let names = local ? keys.map { String(l.string($0).split(separator: "|").first ?? "") } : nil
         let board = try filters.filteredBoard(context)
-        let text = CSVExport.document(board.tasks)
+        let text = CSVExport.document(board.tasks, delimiter: separator, headers: names)
         try context.deliver(text, to: output) { file in
             context.localizer.plural(.exportTasksWritten, count: board.tasks.count, file)
         }

@@ -91,7 +91,7 @@ struct HelpRenderer {
         "output": .helpValueFile, "directory": .helpValueFolder, "target": .helpValueTarget, "text": .helpValueText,
         "subcommands": .helpValueCommand, "name": .helpValueName, "mapping": .helpValueMapping, "file": .helpValueFile,
         "date": .helpValueDate,
-        "shell": .helpValueShell,
+        "shell": .helpValueShell, "member": .helpValueMember, "delimiter": .helpValueDelimiter, "headers": .helpValueHeaders,
     ]
 
     func optionLabel(_ argument: ArgumentModel) -> String {

@@ -29,7 +29,7 @@ struct ImportTrello: PMCommand {
     @OptionGroup var arguments: ImportArguments
     @Option(name: .customLong("map"), help: ArgumentHelp(help(.helpImportMap), valueName: "mapping"))
     var map: [String] = []
-    @Option(name: .customLong("member"), help: ArgumentHelp(help(.helpImportMember), valueName: "name=teammate"))
+    @Option(name: .customLong("member"), help: ArgumentHelp(help(.helpImportMember), valueName: "member"))
     var member: [String] = []
     @Flag(help: ArgumentHelp(help(.helpImportAllTrello))) var all = false
     @OptionGroup var common: CommonOptions
@@ -59,7 +59,7 @@ struct ImportCSV: PMCommand {
     }
 
     @OptionGroup var arguments: ImportArguments
-    @Option(name: .customLong("member"), help: ArgumentHelp(help(.helpImportMember), valueName: "name=teammate"))
+    @Option(name: .customLong("member"), help: ArgumentHelp(help(.helpImportMember), valueName: "member"))
     var member: [String] = []
     @OptionGroup var common: CommonOptions
 

@@ -92,7 +92,7 @@ public final class Localizer: Sendable {
                 pluralRules(layer.language)?.category(for: count) ?? Self.simplePluralCategory(layer.language, count)
             for candidate in [key.rawValue + "." + category, key.rawValue + ".other"] {
                 if let format = usable(layer: index, candidate, reference: reference) {
-                    return styled(format, layer).render(all)
+                    return styled(format, layer).render(all, number: numberText)
                 }
             }
         }
@@ -100,7 +100,7 @@ public final class Localizer: Sendable {
     }
 
     private func lookup(_ key: String, _ arguments: [MessageArgument]) -> String {
-        resolved(key)?.render(arguments) ?? key
+        resolved(key)?.render(arguments, number: numberText) ?? key
     }
 
     /// The first usable value of `key` along the chain, then English.
@@ -122,6 +122,15 @@ public final class Localizer: Sendable {
         case "fr", "pt": return count == 0 || count == 1 ? "one" : "other"
         default: return count == 1 ? "one" : "other"
         }
+    }
+
+    /// A number as this localizer's language writes it: thousands grouped
+    /// (`1 200` in French, `1,200` in English); under 1,000, and without
+    /// ICU, plain digits.
+    public func numberText(_ value: Int) -> String {
+        guard value >= 1000 || value <= -1000 else { return String(value) }
+        let locale = language == "en_XA" ? "en" : language
+        return ICUNumbers.formatted(value, locale: locale) ?? String(value)
     }
 
     private func pluralRules(_ language: String) -> ICUPluralRules? {

@@ -192,14 +192,16 @@ public struct MessageFormat: Sendable, Equatable {
 
     /// Fills the placeholders. Arguments must match ``signature``; a missing
     /// or mistyped argument is rendered as its description, never crashes.
-    public func render(_ arguments: [MessageArgument]) -> String {
+    /// - Parameter number: how a number is written (the reader's language
+    ///   groups thousands: `1 200` in French).
+    public func render(_ arguments: [MessageArgument], number: (Int) -> String = { String($0) }) -> String {
         var result = ""
         var inserted = ""
         func argument(_ index: Int) -> String? {
             guard index >= 1, index - 1 < arguments.count else { return nil }
             switch arguments[index - 1] {
             case .text(let text): return text
-            case .number(let number): return String(number)
+            case .number(let value): return number(value)
             }
         }
         for (offset, piece) in pieces.enumerated() {

@@ -42,11 +42,18 @@ import Testing
         let export = try pm.run(["export", "csv", "--output", csv])
         #expect(export.status == 0 && export.stdout.contains("9 tâches écrites"), "\(export.stdout)\(export.stderr)")
         let text = try String(contentsOfFile: csv, encoding: .utf8)
-        #expect(text.hasPrefix("id,title,state,due,assignees,body\r\n"), "English header, never translated")
+        // What a French spreadsheet reads (issue 44, item 10): semicolons (a
+        // comma is the decimal mark there) and the column names in French.
+        #expect(text.hasPrefix("id;titre;état;échéance;assignés;corps\r\n"), "\(text.prefix(80))")
         #expect(
-            text.contains(",\"'=HYPERLINK(") && text.contains(",'+1 for this,") && text.contains(",'-5 degrees,"),
+            text.contains(";\"'=HYPERLINK(") && text.contains(";'+1 for this;") && text.contains(";'-5 degrees;"),
             "no formula runs")
-        #expect(text.contains(",''=quoted already,") && text.contains(",'Tis the season,"))
+        #expect(text.contains(";''=quoted already;") && text.contains(";'Tis the season;"))
+        #expect(text.contains(";\"ana, ji-woo\";"), "names keep their commas, quoted")
+        // For a script: pm's own header and commas, whatever the reader's language.
+        let script = try pm.run(["export", "csv", "--headers", "en", "--delimiter", ","]).stdout
+        #expect(script.hasPrefix("id,title,state,due,assignees,body\r\n") && script.contains(",'+1 for this,"))
+        #expect(try pm.run(["export", "csv", "--delimiter", "tab"]).stdout.hasPrefix("id\ttitre\tétat"))
 
         // Into another board, in another language: the same board, ids aside.
         let other = PMBinary(language: "ko_KR.UTF-8")
@@ -60,6 +67,34 @@ import Testing
         #expect(home.status == 0 && home.stdout.contains("déjà sur le tableau") && pm.boardBytes() == before, "\(home.stdout)")
         // The JSON export agrees with the CSV's, task for task.
         #expect(try fields(other).map(\.[0]) == titles)
+    }
+
+    /// Each reader's spreadsheet (issue 44, item 10): Korean and English
+    /// write decimals with a point, so commas; each with its own header; each
+    /// reads back into the same board; a delimiter or header pm does not
+    /// know is a usage error in the reader's language.
+    @Test(arguments: [
+        ("ko_KR.UTF-8", "id,제목,상태,마감,담당자,본문\r\n"),
+        ("en_US.UTF-8", "id,title,state,due,assignees,body\r\n"),
+        ("fr_FR.UTF-8", "id;titre;état;échéance;assignés;corps\r\n"),
+    ])
+    func eachReadersSpreadsheetAndBack(language: String, header: String) throws {
+        let pm = PMBinary(language: language)
+        try pm.run(["add", "Budget 1,5 M€; revoir", "--to", "ana", "--due", "2026-12-03", "--body", "a;b,c"])
+        try pm.run(["add", "Deux"])
+        let text = try pm.run(["export", "csv"]).stdout
+        #expect(text.hasPrefix(header), "\(text.prefix(60))")
+        let csv = pm.home.file("out.csv")
+        #expect(try pm.run(["export", "csv", "--output", csv]).status == 0)
+        let other = PMBinary(language: "en_US.UTF-8")
+        #expect(try other.run(["import", "csv", csv]).status == 0)
+        #expect(try fields(other) == (try fields(pm)))
+        for (option, value) in [("--delimiter", "|"), ("--headers", "klingon")] {
+            let refused = try pm.run(["export", "csv", option, value])
+            #expect(
+                refused.status == 64 && refused.stdout.isEmpty && refused.stderr.contains(option)
+                    && refused.stderr.contains(value), "\(refused.stderr)")
+        }
     }
 
     @Test func aSpreadsheetsOwnCSVInFrenchOrKorean() throws {
@@ -112,11 +147,11 @@ import Testing
         let wide = pm.home.file("wide.csv")
         try ("title\n" + String(repeating: "a,", count: 2_100_000)).write(toFile: wide, atomically: true, encoding: .utf8)
         let cells = try pm.run(["import", "csv", wide])
-        #expect(cells.status == 65 && cells.stderr.contains("more than 2000000 values"), "\(cells.stderr)")
+        #expect(cells.status == 65 && cells.stderr.contains("more than 2,000,000 values"), "\(cells.stderr)")
         let ones = pm.home.file("ones.json")
         try ("[" + String(repeating: "1,", count: 2_100_000) + "1]").write(toFile: ones, atomically: true, encoding: .utf8)
         let values = try pm.run(["import", "taskwarrior", ones])
-        #expect(values.status == 65 && values.stderr.contains("more than 2000000 values"), "\(values.stderr)")
+        #expect(values.status == 65 && values.stderr.contains("more than 2,000,000 values"), "\(values.stderr)")
         #expect(!FileManager.default.fileExists(atPath: pm.boardPath))
     }
 }

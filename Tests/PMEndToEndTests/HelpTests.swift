@@ -42,7 +42,7 @@ import Testing
             "doing", "done", "help", "version", "board", "body", "options", "arguments", "date", "format", "local",
             "terminal", "description", "dropbox", "nextcloud", "syncthing", "icalendar", "unique", "standard", "accents",
             "interruption", "ics", "l10n", "tables", "plural", "kanban", "copies", "shell", "argument", "notification",
-            "service", "bash", "zsh", "fish", "script", "scripts", "annotations", "page", "web",
+            "service", "bash", "zsh", "fish", "script", "scripts", "annotations", "page", "web", "en", "tab",
             // Taskwarrior's command, typed as is (`task export`).
             "task",
         ]

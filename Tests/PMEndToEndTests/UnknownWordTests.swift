@@ -96,6 +96,23 @@ import Testing
             return [" :", " ;", " ?", " !", "« ", " »"].contains { text.contains($0) }
         }
         #expect(plain.isEmpty, "\(plain.prefix(5))")
+        // Thousands are grouped by a narrow no-break space (1 000 with U+202F), as pm writes counts.
+        let grouped = values.filter { $0.contains(/\d[ \u{A0}]\d{3}/) }
+        #expect(grouped.isEmpty, "\(grouped.prefix(5))")
+    }
+
+    /// Counts of a thousand and more are grouped as the reader's language
+    /// groups them (issue 44, item 22): `1 200` (U+202F) in French, `1,200`
+    /// in English and Korean.
+    @Test(arguments: [
+        ("fr_FR.UTF-8", "1\u{202F}200 tâches"), ("en_US.UTF-8", "1,200 tasks"), ("ko_KR.UTF-8", "작업 1,200개"),
+    ])
+    func thousandsAreGroupedAsTheLanguageDoes(language: String, count: String) throws {
+        let pm = PMBinary(language: language)
+        let sheet = pm.home.file("many.csv")
+        try ("title\n" + (1...1200).map { "Task \($0)\n" }.joined()).write(toFile: sheet, atomically: true, encoding: .utf8)
+        let run = try pm.run(["import", "csv", sheet, "--dry-run"])
+        #expect(run.status == 0 && run.stdout.contains(count), "\(run.stdout.suffix(300))")
     }
 
     @Test(arguments: [40, 57, 80]) func helpNeverBeginsALineWithPunctuation(width: Int) throws {

@@ -78,6 +78,13 @@ void pm_uplrules_close(PMPluralRules *rules);
 int32_t pm_uplrules_select(const PMPluralRules *rules, double number, PMUChar *keyword, int32_t capacity,
                            UErrorCode *status);
 
+// MARK: Numbers (U_UNSUPPORTED_ERROR without ICU or without its number formats)
+
+/// `value` as `locale` writes an integer (`1 234` in French, with U+202F); its length.
+int32_t pm_unum_format(const char *locale, int64_t value, PMUChar *result, int32_t capacity, UErrorCode *status);
+/// The decimal mark of `locale` (`,` in French, `.` in English); its length.
+int32_t pm_unum_decimal_separator(const char *locale, PMUChar *result, int32_t capacity, UErrorCode *status);
+
 // MARK: Collation
 
 PMCollator *pm_ucol_open(const char *locale, UErrorCode *status);

@@ -1,12 +1,18 @@
 /// `pm export csv`: the board for spreadsheets, in the format ``CSVImport``
-/// reads back — a header of pm's column names in English (`id, title,
-/// state, due, assignees, body`), states as `todo|doing|done`, ISO dates,
-/// names separated by commas; RFC 4180 quoting and CRLF line ends. Never
-/// translated: a script reads it. A cell that a spreadsheet would run as a
-/// formula starts with `'`.
+/// reads back — a header of pm's column names (`id, title, state, due,
+/// assignees, body`, or the reader's words for them), states as
+/// `todo|doing|done`, ISO dates, names separated by commas; RFC 4180
+/// quoting and CRLF line ends; cells separated by commas, or by what the
+/// reader's spreadsheet expects (`;` where a comma is the decimal mark). A
+/// cell that a spreadsheet would run as a formula starts with `'`.
 public enum CSVExport {
-    public static func document(_ tasks: [BoardTask]) -> String {
-        var text = CSVColumn.allCases.map(\.rawValue).joined(separator: ",") + "\r\n"
+    /// - Parameters:
+    ///   - delimiter: between cells: `,`, `;` or a tab.
+    ///   - headers: the header row's names, in ``CSVColumn`` order (nil: pm's English ones).
+    public static func document(_ tasks: [BoardTask], delimiter: Character = ",", headers: [String]? = nil) -> String {
+        let separator = String(delimiter)
+        let names = headers.flatMap { $0.count == CSVColumn.allCases.count ? $0 : nil } ?? CSVColumn.allCases.map(\.rawValue)
+        var text = names.map { quoted(CSVTable.protected($0)) }.joined(separator: separator) + "\r\n"
         for task in tasks {
             let cells = CSVColumn.allCases.map { column -> String in
                 switch column {
@@ -18,7 +24,7 @@ public enum CSVExport {
                 case .body: return task.body
                 }
             }
-            text += cells.map { quoted(CSVTable.protected($0)) }.joined(separator: ",") + "\r\n"
+            text += cells.map { quoted(CSVTable.protected($0)) }.joined(separator: separator) + "\r\n"
         }
         return text
     }
