@@ -142,6 +142,15 @@ extension ProcessContext {
     }
 
     /// A title as printed in a sentence: escaped, never raw.
+    /// The day pm chose for a date typed in a form that reads two ways
+    /// (`vendredi prochain`, `1/3`), on standard error (standard output is
+    /// the new task's id): `Read 'next friday' as Fri, Dec 4, 2026.`
+    func sayDayChosen(_ typed: String, _ date: CivilDate) {
+        let words = DateWordTable.words(localizer: localizer, formatLocale: formatLocale)
+        guard !DateInput.readsOneWay(typed, words: words) else { return }
+        output.errorLine(localizer.string(.messageDayChosen, shown(typed), .text(style(color: false).dateWithWeekday(date))))
+    }
+
     func shown(_ text: String) -> MessageArgument { .text(TextSafety.escaped(text)) }
 
     func columnName(_ state: TaskState) -> MessageArgument { .text(localizer.string(StateNames.key(state))) }
@@ -172,6 +181,7 @@ struct Add: PMCommand {
         }
         context.output.line(output.json ? TaskJSON.object(task, today: env.today) : shortID)
         context.warnLookalikes(lookalikes)
+        if let due, let deadline { context.sayDayChosen(due, deadline) }
     }
 }
 

@@ -122,7 +122,7 @@ enum DateWordTable {
             func each(_ key: L10nKey, _ body: (String) -> Void) {
                 for word in source.string(key).split(separator: "|") where !word.isEmpty { body(LooseText.fold(String(word))) }
             }
-            for (key, offset) in [(L10nKey.dateToday, 0), (.dateTomorrow, 1), (.dateDayAfterTomorrow, 2)] {
+            for (key, offset) in [(L10nKey.dateToday, 0), (.dateTomorrow, 1), (.dateDayAfterTomorrow, 2), (.dateYesterday, -1)] {
                 each(key) { word in if words.offsets[word] == nil { words.offsets[word] = offset } }
             }
             for (index, key) in weekdays.enumerated() {
@@ -138,9 +138,14 @@ enum DateWordTable {
                 each(key) { word in if word != "-" { found.insert(word) } }
                 return found
             }
-            (words.next, words.nextWeek, words.inBefore, words.inAfter) = (
-                set(.dateNext), set(.dateNextWeek), set(.dateInBefore), set(.dateInAfter)
+            (words.next, words.nextWeek, words.thisWeek, words.inBefore, words.inAfter) = (
+                set(.dateNext), set(.dateNextWeek), set(.dateThisWeek), set(.dateInBefore), set(.dateInAfter)
             )
+            for (index, forms) in source.string(.dateNumberWords).split(separator: "|").enumerated() {
+                for form in forms.split(separator: "/") where words.numbers[LooseText.fold(String(form))] == nil {
+                    words.numbers[LooseText.fold(String(form))] = index + 1
+                }
+            }
             (words.fillers, words.monthMarks, words.yearMarks) = (set(.dateFillers), set(.dateMonthMarks), set(.dateYearMarks))
             words.daySuffixes = set(.dateDaySuffixes)
         }

@@ -28,6 +28,12 @@ struct TextStyle {
         return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
     }
 
+    /// A deadline with its weekday: `Fri, Dec 4, 2026`, `ven. 4 déc. 2026`, `2026년 12월 4일 (금)`.
+    func dateWithWeekday(_ date: CivilDate) -> String {
+        let formatter = formatters.formatter(locale: formatLocale, skeleton: "yMMMEd", zone: "UTC")
+        return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
+    }
+
     /// A stored timestamp as such a date and a short time in the reader's zone.
     func dateTime(_ stored: String) -> String { format(stored, skeleton: "yMMMdjmm") }
 

@@ -345,6 +345,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case boardFormDueMeans = "board.form.dueMeans"
     case boardFormBadDue = "board.form.badDue"
     case messageAdded = "message.added"
+    case messageDayChosen = "message.dayChosen"
     case boardHistoryTitle = "board.historyTitle"
     case boardHistoryTask = "board.historyTask"
     case boardHistoryHint = "board.historyHint"

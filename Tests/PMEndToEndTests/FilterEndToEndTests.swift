@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("en_US.UTF-8", "next friday", "Dec 3"), ("fr_FR.UTF-8", "vendredi prochain", "3 déc. 2026"),
+        ("en_US.UTF-8", "next friday", "Dec 3"), ("fr_FR.UTF-8", "ce vendredi", "3 déc. 2026"),
         ("ko_KR.UTF-8", "다음 금요일", "12월 3일"),
     ])
     func filtersAloneAndCombined(language: String, friday: String, december3: String) throws {

@@ -28,7 +28,15 @@ import Testing
         ("en_US.UTF-8", "the day after tomorrow", "2026-11-26"),
         ("fr_FR.UTF-8", "1er décembre", "2026-12-01"), ("fr_FR.UTF-8", "3 déc. 2026", "2026-12-03"),
         ("fr_FR.UTF-8", "le 3 decembre", "2026-12-03"), ("fr_FR.UTF-8", "mardi 1er décembre", "2026-12-01"),
-        ("fr_FR.UTF-8", "vendredi prochain", "2026-11-27"), ("fr_FR.UTF-8", "vendredi de la semaine prochaine", "2026-12-04"),
+        // French readers mean next week's by "vendredi prochain", this week's by "ce vendredi" (issue 44, item 11).
+        ("fr_FR.UTF-8", "vendredi prochain", "2026-12-04"), ("fr_FR.UTF-8", "vendredi de la semaine prochaine", "2026-12-04"),
+        ("fr_FR.UTF-8", "ce vendredi", "2026-11-27"), ("fr_FR.UTF-8", "dans une semaine", "2026-12-01"),
+        ("fr_FR.UTF-8", "dans deux jours", "2026-11-26"), ("fr_FR.UTF-8", "la semaine prochaine", "2026-11-30"),
+        ("fr_FR.UTF-8", "hier", "2026-11-23"), ("en_US.UTF-8", "in a week", "2026-12-01"),
+        ("en_US.UTF-8", "next week", "2026-11-30"), ("en_US.UTF-8", "yesterday", "2026-11-23"),
+        ("ko_KR.UTF-8", "다음주금요일", "2026-12-04"), ("ko_KR.UTF-8", "이번 주 금요일", "2026-11-27"),
+        ("ko_KR.UTF-8", "이번주 월요일", "2026-11-23"), ("ko_KR.UTF-8", "1/3", "2027-01-03"), ("ko_KR.UTF-8", "두 주 후", "2026-12-08"),
+        ("ko_KR.UTF-8", "어제", "2026-11-23"),
         ("fr_FR.UTF-8", "dans 3 jours", "2026-11-27"), ("fr_FR.UTF-8", "dans 2 semaines", "2026-12-08"),
         ("fr_FR.UTF-8", "+3j", "2026-11-27"), ("fr_FR.UTF-8", "aujourd’hui", "2026-11-24"),
         ("ko_KR.UTF-8", "2026년 12월 3일", "2026-12-03"), ("ko_KR.UTF-8", "12월 3일", "2026-12-03"),
@@ -37,6 +45,26 @@ import Testing
     ])
     func writtenDates(language: String, text: String, expected: String) throws {
         #expect(try due(pm(language), text) == expected, "\(language) \(text)")
+    }
+
+    /// A date typed in a form that reads two ways is said as the day pm chose,
+    /// on standard error (standard output stays the new id); one that reads
+    /// one way is not (issue 44, item 11).
+    @Test(arguments: [
+        ("en_US.UTF-8", "next friday", "Read 'next friday' as Fri, Nov 27, 2026."),
+        ("fr_FR.UTF-8", "vendredi prochain", "«\u{202F}vendredi prochain\u{202F}» compris comme le ven. 4 déc. 2026."),
+        ("ko_KR.UTF-8", "다음주금요일", "'다음주금요일'은 2026년 12월 4일 (금)으로 읽었습니다."),
+        ("ko_KR.UTF-8", "1/3", "'1/3'은 2027년 1월 3일 (일)로 읽었습니다."),
+    ])
+    func theDayChosenIsSaid(language: String, typed: String, said: String) throws {
+        let pm = pm(language)
+        try pm.run(["add", "First"])
+        let run = try pm.run(["add", "Task", "--due", typed])
+        #expect(run.status == 0 && run.stderr == said + "\n", "\(run.stderr)")
+        #expect(run.stdout.count >= 5 && !run.stdout.contains(" "), "the id alone: \(run.stdout)")
+        for plain in ["2026-12-04", "tomorrow", "+3d", "in 3 days"] {
+            #expect(try pm.run(["add", "Task", "--due", plain], ["LANG": "en_US.UTF-8"]).stderr.isEmpty, "\(plain)")
+        }
     }
 
     /// A written date that names no day, or words that are no date: refused

@@ -58,6 +58,20 @@ public enum DateInput {
         throw PMError.invalidDate(text)
     }
 
+    /// Whether `text` names its day one way only: an ISO date, a day offset
+    /// (`tomorrow`, `+3d`, `demain`), `in 3 days`. A weekday (`vendredi
+    /// prochain`: this week's or the next?), a date without its year or in
+    /// the locale's numbers (`1/3`) is read one of two ways, and the reader
+    /// is told which day pm chose.
+    public static func readsOneWay(_ text: String, words: DateWords) -> Bool {
+        let trimmed = text.trimmingASCIIWhitespace()
+        if CivilDate(iso: trimmed) != nil || builtInOffset(trimmed.lowercased()) != nil || words.unitOffset(trimmed) != nil {
+            return true
+        }
+        if words.offsets[words.fold(trimmed)] != nil { return true }
+        return WrittenDate.isRelative(trimmed, words: words)
+    }
+
     /// The day offset of `today`, `tomorrow`, `+Nd` and `+Nw`; nil for anything else.
     static func builtInOffset(_ lowered: String) -> Int? {
         switch lowered {
@@ -95,9 +109,13 @@ public struct DateWords: Sendable {
     public var monthMarks: Set<String> = []
     public var yearMarks: Set<String> = []
     public var daySuffixes: Set<String> = ["st", "nd", "rd", "th"]
-    /// `next` (`next friday`), and the phrases for next week, folded without spaces (`nextweek`, `다음주`).
+    /// `next` (`next friday`), and the phrases for next week and this
+    /// week, folded without spaces (`nextweek`, `다음주`, `이번주`).
     public var next: Set<String> = []
     public var nextWeek: Set<String> = []
+    public var thisWeek: Set<String> = []
+    /// Counts written as words (`a week`, `deux jours`, `두 주`), folded → 1…10.
+    public var numbers: [String: Int] = [:]
     /// The words of `in 3 days`: before the count (`in`, `dans`) or after the unit (`후`).
     public var inBefore: Set<String> = []
     public var inAfter: Set<String> = []

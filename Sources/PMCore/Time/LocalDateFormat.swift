@@ -45,6 +45,8 @@ public struct LocalDateFormat: Sendable {
             order = [.month, .day, .year]
             separators = ["/"]
         }
+        // A slash is read everywhere (`1/3` in Korean, whose short date is `26. 1. 3.`), in the locale's order.
+        separators.insert("/")
         self.order = order
         self.separators = separators
     }

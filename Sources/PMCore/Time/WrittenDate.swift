@@ -13,6 +13,11 @@ enum WrittenDate {
         return calendarDate(tokens, today: today, words: words)
     }
 
+    /// Whether `text` is `in 3 days`, `dans deux semaines`, `3일 후`: one day only.
+    static func isRelative(_ text: String, words: DateWords) -> Bool {
+        relative(tokenize(text, words: words), today: CivilDate(year: 2026, month: 1, day: 1)!, words: words) != nil
+    }
+
     /// Words and numbers, folded as the tables are: split at spaces, commas
     /// and full stops, and between digits and letters (`3rd`, `1er`, `3일`, `2026년`).
     static func tokenize(_ text: String, words: DateWords) -> [String] {
@@ -50,7 +55,8 @@ enum WrittenDate {
             rest.removeLast()
             marked = true
         }
-        guard marked, rest.count == 2, rest[0].count <= 7, let count = Int(rest[0]) else { return nil }
+        guard marked, rest.count == 2, let count = rest[0].count <= 7 ? Int(rest[0]) ?? words.numbers[rest[0]] : nil
+        else { return nil }
         let days: Int
         if words.dayUnits.contains(rest[1]) {
             days = count
@@ -66,11 +72,26 @@ enum WrittenDate {
     /// (as `friday` alone); `friday next week`, `vendredi de la semaine
     /// prochaine`, `다음 주 금요일`: that day in next week (Monday to Sunday).
     private static func weekday(_ tokens: [String], today: CivilDate, words: DateWords) -> CivilDate?? {
+        // `la semaine prochaine`, `next week` alone: the Monday of next week.
+        if words.nextWeek.contains(tokens.joined()) { return .some(today.adding(days: 8 - today.isoWeekday)) }
+        var tokens = tokens
+        // Written without a space (`다음주금요일`, as Korean is often typed): the weekday at its end.
+        if !tokens.contains(where: { words.weekdays[$0] != nil }), let last = tokens.last,
+            let name = words.weekdays.keys.filter({ $0.count >= 2 && last.count > $0.count && last.hasSuffix($0) })
+                .max(by: { $0.count < $1.count })
+        {
+            tokens[tokens.count - 1] = String(last.dropLast(name.count))
+            tokens.append(name)
+        }
         guard let index = tokens.firstIndex(where: { words.weekdays[$0] != nil }), let weekday = words.weekdays[tokens[index]]
         else { return nil }
         var rest = tokens
         rest.remove(at: index)
         let phrase = rest.joined()
+        if words.thisWeek.contains(phrase) {
+            // That day of this week (Monday to Sunday), even one already past.
+            return .some(today.adding(days: weekday - today.isoWeekday))
+        }
         if words.next.contains(phrase) {
             let ahead = (weekday - today.isoWeekday + 7) % 7
             return .some(today.adding(days: ahead == 0 ? 7 : ahead))
