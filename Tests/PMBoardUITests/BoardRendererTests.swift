@@ -198,3 +198,54 @@ import Testing
         #expect(!plain.contains("\u{1B}[31m") && plain.contains("\u{1B}[1m"))
     }
 }
+
+/// A dialog over wide characters (issue 44, item 12): a wide character of
+/// the board behind, half covered by the dialog's edge, becomes a space; the
+/// frame never moves.
+@Suite struct WideCharacterOverlayTests {
+    @Test func aHalfCoveredWideCharacterBecomesASpaceAtEitherEdge() {
+        var screen = Screen(width: 12, height: 1)
+        screen.write("가나다라마바", x: 0, y: 0)
+        screen.write("|ab|", x: 1, y: 0)
+        #expect(screen.rows[0].map(\.text).joined() == " |ab|" + " " + "라마바", "\(screen.plainText)")
+        #expect(screen.rows[0].map { TerminalCells.width(of: $0.text) }.reduce(0, +) == 12)
+    }
+
+    @Test(arguments: ["ko", "fr"])
+    func theFrameStaysInItsColumnOverAKoreanBoard(language: String) {
+        let titles = ["디자인 검토 회의 준비하기와 정리", "가 보고서 검토 및 수정 작업", "나 팀 회의록 정리하기 계속"]
+        var tasks: [BoardTask] = []
+        for (n, state) in TaskState.allCases.enumerated() {
+            for (m, title) in titles.enumerated() {
+                let number = n * 3 + m + 1
+                tasks.append(
+                    BoardTask(
+                        id: TaskID(String(format: "%08x-0000-4000-8000-%012x", number, number))!,
+                        title: String(repeating: "한", count: m + n) + title, state: state,
+                        createdAt: "2026-11-01T09:00:00.000Z", updatedAt: "2026-11-01T09:00:00.000Z"))
+            }
+        }
+        let byID = Dictionary(uniqueKeysWithValues: tasks.map { ($0.id, $0) })
+        let columns = TaskState.allCases.map { state in tasks.filter { $0.state == state }.map(\.id) }
+        let localizer = Localizer(chain: LanguageChain([language]))
+        let renderer = BoardRenderer(localizer: localizer, formatLocale: "ko_KR", today: CivilDate(iso: "2026-11-21")!)
+        let first = tasks[0]
+        for dialog in ["delete", "edit", "add"] {
+            var state = BoardScreen(columns: columns)
+            state.refresh(columns: columns, canUndo: false, canRedo: false, conflicted: [])
+            state.answers = BoardScreen.Answers(localizer)
+            switch dialog {
+            case "delete": _ = state.reduce(.character("d"))
+            case "edit": state.openForm(TaskForm(task: first.id, title: first.title, due: "2026-12-01", assignees: "지수"))
+            default: state.openForm(TaskForm())
+            }
+            let text = renderer.render(state, tasks: byID, width: 80, height: 24).plainText
+            // The cell where each row's frame begins, counted in cells.
+            let edges = text.split(separator: "\n").compactMap { line -> Int? in
+                guard let index = line.firstIndex(where: { "│┌└├".contains($0) }) else { return nil }
+                return TerminalCells.width(of: String(line[..<index]))
+            }
+            #expect(edges.count >= 3 && Set(edges).count == 1, "\(dialog): \(edges)\n\(text)")
+        }
+    }
+}

@@ -43,6 +43,19 @@ public struct Screen: Equatable, Sendable {
         guard rows.indices.contains(y) else { return x }
         let end = min(width, limit.map { x + $0 } ?? width)
         var column = x
+        // A wide character of what lies beneath, half covered at the left
+        // edge, becomes a space: left whole, it would push the rest of the
+        // row one cell to the right (a dialog over a Korean board).
+        if x > 0, x < width, rows[y][x].text.isEmpty {
+            rows[y][x - 1] = ScreenCell(text: " ", look: rows[y][x - 1].look)
+        }
+        defer {
+            // And at the right edge: a wide character whose first half was
+            // covered leaves its second half as a space.
+            if column >= 0, column < width, column > x, rows[y][column].text.isEmpty {
+                rows[y][column] = ScreenCell(text: " ", look: rows[y][column].look)
+            }
+        }
         for character in text {
             let cells = TerminalCells.width(of: character)
             if cells == 0 { continue }
