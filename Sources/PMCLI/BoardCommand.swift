@@ -211,9 +211,18 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         }
     }
 
-    func history(task: TaskID?, limit: Int) -> [String] {
+    func history(task: TaskID?, limit: Int) -> [BoardHistoryLine] {
         guard let events = try? context.store().recentHistory(limit: max(1, limit), task: task?.rawValue) else { return [] }
-        return HistoryView(localizer: context.localizer, style: context.style(color: false)).lines(events)
+        let style = context.style(color: false)
+        let view = HistoryView(localizer: context.localizer, style: style)
+        let zone = context.environment.timeZone
+        return events.map { event in
+            let today = Timestamp.parse(event.at, zone: zone).map { Timestamp.civilDate(of: $0, in: zone) } == context.environment.today
+            let day = Timestamp.parse(event.at, zone: zone).map { style.date(Timestamp.civilDate(of: $0, in: zone)) }
+            return BoardHistoryLine(
+                when: style.dateTime(event.at), shortWhen: today ? style.time(event.at) : day ?? style.dateTime(event.at),
+                who: view.who(event), what: view.described(event))
+        }
     }
 
     /// The filter as `pm list` has it: the text where `--grep` finds it (the
@@ -246,25 +255,37 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
 
     func status() -> BoardStatus {
         let l = context.localizer
-        // The options the board was opened with, then what others changed since the reader last looked.
-        let opened = typed.isEmpty ? [] : [l.string(.boardFilteredBy, .text(typed.joined(separator: " ")))]
-        let parts = opened + (loaded.flatMap { context.newsWaiting(boardID: $0) }.map { [$0] } ?? [])
-        let news = parts.isEmpty ? nil : parts.joined(separator: " · ")
-        guard let state = try? context.syncState().load(), state.remote != nil else {
-            return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal), summary: news ?? "")
+        // The most useful first, each with a shorter wording for a narrow
+        // terminal: the options the board was opened with, what others
+        // changed since the reader last looked (and the command that shows
+        // it), then the last sync and what waits to be sent.
+        var parts: [BoardStatus.Part] = []
+        if !typed.isEmpty { parts.append(.init(l.string(.boardFilteredBy, .text(typed.joined(separator: " "))))) }
+        if let waiting = loaded.flatMap({ context.newsWaitingCount(boardID: $0) }) {
+            parts.append(
+                .init(
+                    l.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count),
+                    short: l.plural(.newsWaitingShort, count: waiting.count)))
         }
-        var summary = List.syncSummary(context, style: context.style(color: false), saysOffline: false) ?? ""
-        if let news { summary = news + " · " + summary }
-        // A sync under way is said on the left; the link keeps what the last one found.
-        let running = lock.withLock { syncing }
-        if running { summary = l.string(.boardLinkSyncing) + " " + summary }
+        guard let state = try? context.syncState().load(), state.remote != nil else {
+            return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal), parts: parts)
+        }
+        if let full = List.syncSummary(context, style: context.style(color: false), saysOffline: false) {
+            let waiting = (try? context.syncer(context.remoteTarget(state.remote!, kind: state.remoteKind), signing: false).waiting()) ?? 0
+            let short =
+                state.lastSync.map { l.plural(.boardSyncShort, count: waiting, .text(since($0))) }
+                ?? l.plural(.boardSyncNeverShort, count: waiting)
+            parts.append(.init(full, short: short))
+        }
+        // A sync under way is said on the left, first; the link keeps what the last one found.
+        if lock.withLock({ syncing }) { parts.insert(.init(l.string(.boardLinkSyncing)), at: 0) }
         if state.lastAttempt == nil {
-            return BoardStatus(link: .syncing, indicator: l.string(.boardLinkSyncing), summary: summary)
+            return BoardStatus(link: .syncing, indicator: l.string(.boardLinkSyncing), parts: parts)
         }
         if let at = state.wentOffline {
-            return BoardStatus(link: .offline, indicator: l.string(.boardLinkOffline, .text(since(at))), summary: summary)
+            return BoardStatus(link: .offline, indicator: l.string(.boardLinkOffline, .text(since(at))), parts: parts)
         }
-        return BoardStatus(link: .online, indicator: l.string(.boardLinkOnline), summary: summary)
+        return BoardStatus(link: .online, indicator: l.string(.boardLinkOnline), parts: parts)
     }
 
     /// When the board went offline: the time alone today, else the date and time.

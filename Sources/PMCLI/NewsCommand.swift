@@ -128,12 +128,19 @@ extension ProcessContext {
     /// what arrived since, and at most 4 MiB of it. The copies the board
     /// leaves out (`setAside`, ``ReplicaLedger``) are no news either.
     func newsWaiting(boardID: TaskID, setAside: [TaskID] = []) -> String? {
+        newsWaitingCount(boardID: boardID, setAside: setAside).map { waiting in
+            localizer.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count)
+        }
+    }
+
+    /// How many changes by others wait for `pm news` (whole: all of them were counted); nil when none.
+    func newsWaitingCount(boardID: TaskID, setAside: [TaskID] = []) -> (count: Int, whole: Bool)? {
         let env = environment
         let path = NewsMark.path(stateDirectory: env.stateDirectory, boardID: boardID, user: env.user)
         let passedBy = ownReplicas.union(setAside)
         guard let mark = try? NewsMark.load(path), let log = try? store().eventLog(),
             let waiting = try? log.othersWaiting(since: mark, mine: passedBy, limit: 4 << 20), waiting.count > 0
         else { return nil }
-        return localizer.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count)
+        return waiting
     }
 }

@@ -100,7 +100,7 @@ public final class Localizer: Sendable {
     }
 
     private func lookup(_ key: String, _ arguments: [MessageArgument]) -> String {
-        resolved(key)?.render(arguments, number: numberText) ?? key
+        resolved(key)?.render(arguments) ?? key
     }
 
     /// The first usable value of `key` along the chain, then English.
@@ -124,9 +124,10 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// A number as this localizer's language writes it: thousands grouped
+    /// A count as this localizer's language writes it: thousands grouped
     /// (`1 200` in French, `1,200` in English); under 1,000, and without
-    /// ICU, plain digits.
+    /// ICU, plain digits. Only a plural message's numbers are counts: other
+    /// numbers (a pid, a line, a port) keep their digits.
     public func numberText(_ value: Int) -> String {
         guard value >= 1000 || value <= -1000 else { return String(value) }
         let locale = language == "en_XA" ? "en" : language

@@ -249,3 +249,61 @@ import Testing
         }
     }
 }
+
+/// Every line keeps its meaning at 80 columns (issue 44, item 13): the
+/// discard question keeps its answer keys, the status line drops the least
+/// useful part (or says it shorter) before cutting one, the history panel
+/// drops the date before the change.
+@Suite struct EightyColumnTests {
+    func renderer(_ language: String) -> (Localizer, BoardRenderer) {
+        let localizer = Localizer(chain: LanguageChain([language]))
+        let locale = ["en": "en_US", "fr": "fr_FR", "ko": "ko_KR"][language] ?? "en_US"
+        return (localizer, BoardRenderer(localizer: localizer, formatLocale: locale, today: CivilDate(iso: "2026-11-21")!))
+    }
+
+    @Test(arguments: ["en", "fr", "ko"])
+    func theDiscardQuestionKeepsItsKeys(language: String) {
+        let (localizer, renderer) = renderer(language)
+        var form = TaskForm(title: "x")
+        form.confirmingDiscard = true
+        var state = BoardScreen(columns: [[], [], []])
+        state.openForm(form)
+        let text = renderer.render(state, tasks: [:], width: 80, height: 24).plainText
+        let question = localizer.string(.boardFormDiscard)
+        #expect(text.contains(question), "\(text)")
+    }
+
+    @Test(arguments: ["en", "fr", "ko"])
+    func theStatusLineDropsOrShortensAPartRatherThanCutIt(language: String) {
+        let (l, renderer) = renderer(language)
+        let news = BoardStatus.Part(l.plural(.newsWaiting, count: 3), short: l.plural(.newsWaitingShort, count: 3))
+        let sync = BoardStatus.Part(
+            l.plural(.listSync, count: 12, .text("2026년 11월 21일 오후 11:49 / 21 nov. 2026, 23:49")),
+            short: l.plural(.boardSyncShort, count: 12, .text("23:49")))
+        let status = BoardStatus(link: .online, indicator: l.string(.boardLinkOnline), parts: [news, sync])
+        let state = BoardScreen(columns: [[], [], []])
+        for width in [50, 80, 120, 200] {
+            let line =
+                renderer.render(state, tasks: [:], width: width, height: 24, status: status).plainText
+                .split(separator: "\n").first { $0.contains(l.string(.boardLinkOnline)) } ?? ""
+            #expect(line.contains("pm news"), "\(width): \(line)")
+            #expect(!line.contains("…"), "no part cut at \(width): \(line)")
+            if width >= 80 { #expect(line.contains("12"), "what waits is said at \(width): \(line)") }
+        }
+    }
+
+    @Test(arguments: ["en", "fr", "ko"])
+    func historyLinesDropTheDateBeforeTheChange(language: String) {
+        let (l, renderer) = renderer(language)
+        let what = l.string(.historyUndid, .text("'디자인 검토 회의 준비하기와 정리'를 할 일에서 진행 중으로 옮긴 것을 되돌림"))
+        let line = BoardHistoryLine(when: "2026년 11월 21일 오후 11:49", shortWhen: "오후 11:49", who: "지수", what: what)
+        var state = BoardScreen(columns: [[], [], []])
+        _ = state.reduce(.character("t"))
+        for width in [60, 80, 120] {
+            let text = renderer.render(state, tasks: [:], width: width, height: 24, history: [line]).plainText
+            let shown = text.split(separator: "\n").first { $0.contains("지수") } ?? ""
+            let fits = TerminalCells.width(of: "지수  " + what) <= width - 2
+            if fits { #expect(shown.hasSuffix(what), "the change whole at \(width): \(shown)") }
+        }
+    }
+}

@@ -21,17 +21,17 @@ import Testing
         #expect(session.screen.contains("@lee") && session.screen.contains("다른 사람의 변경 1개"), "\(session.screen)")
         // Mine: ji-woo's card and the unassigned one; the status line says the board is filtered.
         try session.keys("@")
-        #expect(session.waitFor { !$0.contains("디자인 검토") && $0.contains("회의 준비") && $0.contains("거른 보기") }, "\(session.screen)")
+        #expect(session.waitFor { !$0.contains("디자인 검토") && $0.contains("회의 준비") && $0.contains("필터 적용") }, "\(session.screen)")
         try session.keys("@")
-        #expect(session.waitFor { $0.contains("디자인 검토") && !$0.contains("거른 보기") }, "\(session.screen)")
+        #expect(session.waitFor { $0.contains("디자인 검토") && !$0.contains("필터 적용") }, "\(session.screen)")
         // `/` and Korean typed as syllables: letters are text here, not keys.
         try session.keys("/")
         try session.raw("회의")
         #expect(
-            session.waitFor { !$0.contains("Budget review") && $0.contains("회의 준비") && $0.contains("거르기: 회의") },
+            session.waitFor { !$0.contains("Budget review") && $0.contains("회의 준비") && $0.contains("필터: 회의") },
             "\(session.screen)")
         try session.keys("Enter")
-        #expect(session.waitFor { $0.contains("거른 보기: '회의'") }, "\(session.screen)")
+        #expect(session.waitFor { $0.contains("필터 적용('회의')") }, "\(session.screen)")
         try session.keys("Escape")
         #expect(session.waitFor { $0.contains("Budget review") && $0.contains("디자인 검토") }, "\(session.screen)")
         // Take: the selected card (the filter's last, still selected: one up is lee's) is assigned to me, on disk.

@@ -147,11 +147,11 @@ import Testing
         let wide = pm.home.file("wide.csv")
         try ("title\n" + String(repeating: "a,", count: 2_100_000)).write(toFile: wide, atomically: true, encoding: .utf8)
         let cells = try pm.run(["import", "csv", wide])
-        #expect(cells.status == 65 && cells.stderr.contains("more than 2,000,000 values"), "\(cells.stderr)")
+        #expect(cells.status == 65 && cells.stderr.contains("more than 2000000 values"), "\(cells.stderr)")
         let ones = pm.home.file("ones.json")
         try ("[" + String(repeating: "1,", count: 2_100_000) + "1]").write(toFile: ones, atomically: true, encoding: .utf8)
         let values = try pm.run(["import", "taskwarrior", ones])
-        #expect(values.status == 65 && values.stderr.contains("more than 2,000,000 values"), "\(values.stderr)")
+        #expect(values.status == 65 && values.stderr.contains("more than 2000000 values"), "\(values.stderr)")
         #expect(!FileManager.default.fileExists(atPath: pm.boardPath))
     }
 }

@@ -112,15 +112,23 @@ extension BoardRenderer {
     }
 
     /// The history panel: newest first, in the reader's language.
-    func drawHistory(_ lines: [String], task: BoardTask?, into screen: inout Screen) {
+    func drawHistory(_ lines: [BoardHistoryLine], task: BoardTask?, into screen: inout Screen) {
         for row in 0..<screen.height { screen.write(String(repeating: " ", count: screen.width), x: 0, y: row) }
         let title =
             task.map { localizer.string(.boardHistoryTask, .text(TextSafety.escaped($0.title))) }
             ?? localizer.string(.boardHistoryTitle)
         screen.write(TerminalCells.truncate(title, toWidth: screen.width - 2), x: 1, y: 0, look: [.bold])
         if lines.isEmpty { screen.write(localizer.string(.historyEmpty), x: 1, y: 2, look: [.dim]) }
+        let room = screen.width - 2
         for (index, line) in lines.enumerated() where index + 2 < screen.height - 1 {
-            screen.write(TerminalCells.truncate(line, toWidth: screen.width - 2), x: 1, y: index + 2)
+            // The date shorter, then left out, before the change itself is cut.
+            let forms = [
+                localizer.string(.historyLine, .text(line.when), .text(line.who), .text(line.what)),
+                localizer.string(.historyLine, .text(line.shortWhen), .text(line.who), .text(line.what)),
+                line.who + "  " + line.what,
+            ]
+            let text = forms.first { TerminalCells.width(of: $0) <= room } ?? forms[2]
+            screen.write(TerminalCells.truncate(text, toWidth: room), x: 1, y: index + 2)
         }
         screen.write(
             TerminalCells.truncate(localizer.string(.boardHistoryHint), toWidth: screen.width), x: 0, y: screen.height - 1,

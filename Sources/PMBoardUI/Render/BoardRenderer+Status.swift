@@ -43,7 +43,7 @@ extension BoardRenderer {
             if state.filter.mine { parts.append(localizer.string(.boardFilterMine)) }
             left = (localizer.string(.boardFiltered, .text(parts.joined(separator: ", "))), [.bold])
         } else {
-            left = (status.summary, [.dim])
+            left = (status.summary(fitting: room), [.dim])
         }
         screen.write(TerminalCells.truncate(left.0, toWidth: room), x: 0, y: y, look: left.1, limit: room)
     }

@@ -27,7 +27,7 @@ public struct BoardRenderer {
     /// whose reminder is due now (their deadline day, from 09:00).
     public func render(
         _ state: BoardScreen, tasks: [TaskID: BoardTask], width: Int, height: Int, status: BoardStatus = BoardStatus(),
-        history: [String] = [], reminders: Set<TaskID> = []
+        history: [BoardHistoryLine] = [], reminders: Set<TaskID> = []
     ) -> Screen {
         var screen = Screen(width: width, height: height)
         let deadlines = DeadlineFormatter(locale: formatLocale, localizer: localizer)
@@ -58,7 +58,9 @@ public struct BoardRenderer {
         return screen
     }
 
-    private func drawPanel(_ state: BoardScreen, tasks: [TaskID: BoardTask], history: [String], into screen: inout Screen) {
+    private func drawPanel(
+        _ state: BoardScreen, tasks: [TaskID: BoardTask], history: [BoardHistoryLine], into screen: inout Screen
+    ) {
         let title = { (id: TaskID) in MessageArgument.text(TextSafety.escaped(tasks[id]?.title ?? "")) }
         switch state.mode {
         case .board, .filter: break

@@ -19,7 +19,7 @@ public protocol BoardSource: AnyObject {
     /// A message for an error, in the reader's language.
     func describe(_ error: Error) -> String
     /// History lines, newest first, in the reader's language: the board's, or one task's.
-    func history(task: TaskID?, limit: Int) -> [String]
+    func history(task: TaskID?, limit: Int) -> [BoardHistoryLine]
     /// Called about once a second: background work (sync with the remote).
     func tick()
     /// The viewer's date now: it changes at midnight in the viewer's time zone.
@@ -305,7 +305,7 @@ public final class TerminalDriver {
     private func draw() {
         dirty = false
         let (width, height) = Self.size()
-        var history: [String] = []
+        var history: [BoardHistoryLine] = []
         if case .history(let task) = state.mode { history = source.history(task: task, limit: height) }
         let screen = renderer.render(
             state, tasks: tasks, width: width, height: height, status: status, history: history,
