@@ -217,7 +217,8 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         let view = HistoryView(localizer: context.localizer, style: style)
         let zone = context.environment.timeZone
         return events.map { event in
-            let today = Timestamp.parse(event.at, zone: zone).map { Timestamp.civilDate(of: $0, in: zone) } == context.environment.today
+            let today =
+                Timestamp.parse(event.at, zone: zone).map { Timestamp.civilDate(of: $0, in: zone) } == context.environment.today
             let day = Timestamp.parse(event.at, zone: zone).map { style.date(Timestamp.civilDate(of: $0, in: zone)) }
             return BoardHistoryLine(
                 when: style.dateTime(event.at), shortWhen: today ? style.time(event.at) : day ?? style.dateTime(event.at),
@@ -271,7 +272,8 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal), parts: parts)
         }
         if let full = List.syncSummary(context, style: context.style(color: false), saysOffline: false) {
-            let waiting = (try? context.syncer(context.remoteTarget(state.remote!, kind: state.remoteKind), signing: false).waiting()) ?? 0
+            let waiting =
+                (try? context.syncer(context.remoteTarget(state.remote!, kind: state.remoteKind), signing: false).waiting()) ?? 0
             let short =
                 state.lastSync.map { l.plural(.boardSyncShort, count: waiting, .text(since($0))) }
                 ?? l.plural(.boardSyncNeverShort, count: waiting)

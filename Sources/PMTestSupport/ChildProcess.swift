@@ -112,7 +112,15 @@ public final class ChildProcess: @unchecked Sendable {
         var cVariables = variables.map { strdup($0) } + [nil]
         defer { for pointer in cArguments + cVariables { free(pointer) } }
         var pid: pid_t = 0
-        let failed = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cVariables)
+        var failed = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cVariables)
+        // A binary a test just copied can be held open for writing, for a
+        // moment, by a child another thread is starting (between its fork
+        // and its exec): running it then fails with ETXTBSY. Go's exec
+        // waits and tries again; so does this, for up to a second.
+        for _ in 0..<100 where failed == ETXTBSY {
+            usleep(10_000)
+            failed = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cVariables)
+        }
         guard failed == 0 else {
             close(out)
             close(err)
