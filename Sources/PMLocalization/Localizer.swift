@@ -51,6 +51,11 @@ public final class Localizer: Sendable {
         self.language = pseudo ? "en_XA" : layers.first?.language ?? "en"
     }
 
+    /// The placeholders of a plural message (its English `other` form's): the count first.
+    public func pluralSignature(_ key: L10nPluralKey) -> [PlaceholderType] {
+        englishFormat(key.rawValue + ".other")?.signature ?? [.number]
+    }
+
     /// The resolved message format of `key`, for rendering it many times.
     public func format(_ key: L10nKey) -> MessageFormat? {
         resolved(key.rawValue)
@@ -85,6 +90,11 @@ public final class Localizer: Sendable {
     /// The plural form of `key` for `count`, chosen by each language's ICU plural rules.
     /// - Parameter arguments: further arguments after the count (`%2$@`, …).
     public func plural(_ key: L10nPluralKey, count: Int, _ arguments: MessageArgument...) -> String {
+        plural(key, count: count, arguments: arguments)
+    }
+
+    /// ``plural(_:count:_:)`` with its further arguments in an array.
+    public func plural(_ key: L10nPluralKey, count: Int, arguments: [MessageArgument]) -> String {
         let all = [MessageArgument.number(count)] + arguments
         let reference = englishFormat(key.rawValue + ".other")
         for (index, layer) in (layers + english).enumerated() {

@@ -145,7 +145,11 @@ import Testing
 
     /// A board with a task in TODO, and the environment the shells run pm in.
     func board(_ language: String) throws -> (PMBinary, String, [String: String]) {
-        let pm = PMBinary(language: language)
+        // Off the faked clock (these read no date that matters: PM_NOW): a
+        // shell in tmux cannot open libfaketime's shared clock, which then
+        // writes its complaint under the prompt.
+        var pm = PMBinary(language: language)
+        pm.environment["LD_PRELOAD"] = nil
         let id = try pm.run(["add", "Rapport trimestriel"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let directory = URL(fileURLWithPath: PMBinary.path).deletingLastPathComponent().path
         return (pm, id, ["PATH": "\(directory):/usr/bin:/bin"])
