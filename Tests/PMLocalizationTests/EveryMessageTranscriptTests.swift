@@ -104,7 +104,8 @@ import Testing
             return
         }
         let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(text == expected, "every-message-\(language).txt differs: PM_UPDATE_GOLDEN=1, then read the diff as a native reader")
+        #expect(
+            text == expected, "every-message-\(language).txt differs: PM_UPDATE_GOLDEN=1, then read the diff as a native reader")
         // Every key is there, none left as its own name.
         #expect(!text.contains("(none)"))
         #expect(text.split(separator: "\n").count >= L10nKey.allCases.count * 2)
