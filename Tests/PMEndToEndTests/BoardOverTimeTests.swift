@@ -35,13 +35,13 @@ import Testing
         #expect(session.waitFor { $0.contains("TODO (2)") && !$0.contains("overdue") }, "\(session.screen)")
         try "@2026-11-25 00:00:04\n".write(toFile: clock, atomically: true, encoding: .utf8)
         #expect(
-            session.waitFor(4) { $0.contains("Nov 24, 2026 (overdue)") && $0.contains("due today") },
+            session.waitFor { $0.contains("Nov 24, 2026 (overdue)") && $0.contains("due today") },
             "yesterday's deadline is overdue after midnight: \(session.screen)")
         let colours = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
         #expect(colours.contains("\u{1B}[31m"), "and red")
         try "@2026-11-25 09:00:03\n".write(toFile: clock, atomically: true, encoding: .utf8)
         #expect(
-            session.waitFor(4) { $0.contains("Reminder: 'Due tomorrow' is due today") && $0.contains("due today") },
+            session.waitFor { $0.contains("Reminder: 'Due tomorrow' is due today") && $0.contains("due today") },
             "the reminder falls due while the board is open: \(session.screen)")
         // And the board still works at the new date.
         try session.keys("q")
