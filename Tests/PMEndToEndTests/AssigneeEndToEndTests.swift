@@ -23,8 +23,8 @@ import Testing
                 "Undid your last change: unassigned lee from 'Budget review'.\n"
             ),
             "fr_FR.UTF-8": (
-                "« Budget review » prise en charge.\n", "« Budget review » n’est plus assignée à lee.\n",
-                "Dernière modification annulée : le retrait de lee de « Budget review ».\n"
+                "Tâche « Budget review » prise en charge.\n", "La tâche « Budget review » n’est plus assignée à lee.\n",
+                "Dernière modification annulée : le retrait de l’assignation de « Budget review » à lee.\n"
             ),
             // Taking is 맡다 with no name: never 님 about oneself (issue 44, item 26).
             "ko_KR.UTF-8": (
@@ -64,8 +64,8 @@ import Testing
                 "Stepped back from 'Budget 2027'. Unassigned ana, lee from 'Budget 2027'.",
             ],
             "fr_FR.UTF-8": [
-                "« Budget 2027 » prise en charge avec ana, lee.", "Ne s’occupe plus de « Budget 2027 ».",
-                "Ne s’occupe plus de « Budget 2027 ». « Budget 2027 » n’est plus assignée à ana, lee.",
+                "Tâche « Budget 2027 » prise en charge avec ana, lee.", "Prise en charge de « Budget 2027 » abandonnée.",
+                "Prise en charge de « Budget 2027 » abandonnée. La tâche « Budget 2027 » n’est plus assignée à ana, lee.",
             ],
             "ko_KR.UTF-8": [
                 "'Budget 2027'을 ana 님, lee 님과 함께 맡았습니다.", "'Budget 2027'의 담당에서 빠졌습니다.",

@@ -13,7 +13,7 @@ import Testing
         for (language, tab, newline) in [
             ("en_US.UTF-8", "cannot hold a tab", "cannot hold a line break"),
             ("fr_FR.UTF-8", "ce caractère : une tabulation", "ce caractère : un saut de ligne"),
-            ("ko_KR.UTF-8", "탭 문자를 넣을 수 없습니다", "줄바꿈을 넣을 수 없습니다"),
+            ("ko_KR.UTF-8", "탭 문자를 넣을 수 없습니다", "줄 바꿈을 넣을 수 없습니다"),
         ] {
             let tabbed = try pm.run(["add", "a\tb"], ["LANG": language])
             #expect(tabbed.status == 64 && tabbed.stderr.contains(tab) && !tabbed.stderr.contains("\\u{"), "\(tabbed.stderr)")

@@ -14,7 +14,7 @@ import Testing
         let typo = pm.home.file("bord.json")
         let list = try pm.run(["list", "--board", typo])
         #expect(list.status == 0)
-        #expect(list.stderr.contains("pas encore de tableau") && list.stderr.contains(typo))
+        #expect(list.stderr.contains("n’existe pas encore") && list.stderr.contains(typo))
         #expect(!FileManager.default.fileExists(atPath: typo))
         // The board pm was meant to use is untouched and not announced again.
         #expect(try pm.run(["list"]).stderr.isEmpty)

@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: [
         ("en_US.UTF-8", "en", ["TODO", "DOING", "DONE"], "Overdue: it was due Nov 19, 2026", "Assigned to @ana"),
         ("fr_FR.UTF-8", "fr", ["À FAIRE", "EN COURS", "TERMINÉ"], "En retard : échéance au 19 nov. 2026", "Assignée à @ana"),
-        ("ko_KR.UTF-8", "ko", ["할 일", "진행 중", "완료"], "기한 지남: 마감 2026년 11월 19일", "담당: @ana"),
+        ("ko_KR.UTF-8", "ko", ["할 일", "진행 중", "완료"], "마감 지남: 마감일 2026년 11월 19일", "담당: @ana"),
     ])
     func thePageShowsTheBoardInTheReadersLanguageAndRunsNoScript(
         language: String, tag: String, columns: [String], overdue: String, assigned: String

@@ -132,7 +132,7 @@ import Testing
     @Test(arguments: [
         ("en_US.UTF-8", "2 rows were already on the board", "every row is already on the board"),
         ("fr_FR.UTF-8", "2 lignes étaient déjà sur le tableau", "toutes ses lignes sont déjà sur le tableau"),
-        ("ko_KR.UTF-8", "2개 행은 이미 보드에 있어서", "모든 행이 이미 보드에 있습니다"),
+        ("ko_KR.UTF-8", "행 2개는 이미 보드에 있어서", "모든 행이 이미 보드에 있습니다"),
     ])
     func aSheetSpeaksOfRows(language: String, already: String, nothing: String) throws {
         let pm = PMBinary(language: language)
@@ -153,7 +153,7 @@ import Testing
             "fr_FR.UTF-8", "«\u{202F}Old\u{202F}»", "2 cartes archivées ont été laissées", "sous des intitulés en français",
             "année-mois-jour"
         ),
-        ("ko_KR.UTF-8", "'Old'", "보관된 카드 2개는 가져오지 않았습니다", "한국어 제목을 붙여", "(연-월-일)"),
+        ("ko_KR.UTF-8", "'Old'", "보관된 카드 2개는 가져오지 않았습니다", "한국어 제목과 함께", "(연-월-일)"),
     ])
     func trelloSaysWhatItLeftOutAndWhatWentInTheBodies(
         language: String, list: String, leftOut: String, headings: String, dates: String

@@ -118,7 +118,7 @@ import Testing
         let l = localizer(["fr"], override: dir)
         #expect(l.string(.columnTodo) == "À FAIRE")
         #expect(l.string(.columnDone) == "FINI")
-        #expect(l.string(.messageMoved, .text("T"), .text("A"), .text("B")) == "« T » déplacée d’A vers B.")
+        #expect(l.string(.messageMoved, .text("T"), .text("A"), .text("B")) == "Tâche « T » déplacée d’A vers B.")
         let de = localizer(["de"], override: try makeOverride(["de": "\"column.todo\" = \"ZU TUN\";\n"]))
         #expect(de.string(.columnTodo) == "ZU TUN")
         #expect(de.string(.columnDone) == "DONE")
