@@ -106,7 +106,8 @@ import Testing
             ),
             ("fr_FR.UTF-8", "31/02", "ou une date comme 01/12/2026 (l’année peut être omise)"),
             ("ko_KR.UTF-8", "2026. 2. 30.", "오늘, 내일, 모레, 요일(금요일, 다음 주 금요일), 3일 후, +3일, +2주, 12월 1일"),
-            ("fr_FR.UTF-8", "+3x", "dans 3\u{00A0}jours, +3j, +2s, 1er déc."), ("en_US.UTF-8", "+3j", "in 3 days, +3d, +2w, Dec 1"),
+            ("fr_FR.UTF-8", "+3x", "dans 3\u{00A0}jours, +3j, +2s, 1er déc."),
+            ("en_US.UTF-8", "+3j", "in 3 days, +3d, +2w, Dec 1"),
             ("ko_KR.UTF-8", "demain", "오늘, 내일"),
         ]
         for (language, text, forms) in cases {
