@@ -327,10 +327,19 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 20)
         let text = try String(contentsOfFile: marker, encoding: .utf8)
         let helper = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-        // Gone (or a zombie nobody reaps yet): never still running.
-        var alive = kill(helper, 0) == 0
-        if alive, let state = try? String(contentsOfFile: "/proc/\(helper)/stat", encoding: .utf8) {
-            alive = !state.contains(") Z ")
+        // Gone (or a zombie nobody reaps yet): never still running. The
+        // SIGKILL pm sent its group is delivered when the helper next runs,
+        // which on a loaded machine can be a moment after pm returned: wait on
+        // its state, not on time.
+        func running() -> Bool {
+            guard kill(helper, 0) == 0 else { return false }
+            let state = (try? String(contentsOfFile: "/proc/\(helper)/stat", encoding: .utf8)) ?? ""
+            return !state.contains(") Z ")
+        }
+        var alive = running()
+        for _ in 0..<100 where alive {
+            usleep(50_000)
+            alive = running()
         }
         #expect(!alive, "the hung git's helper \(helper) still runs")
         if alive { kill(helper, SIGKILL) }
