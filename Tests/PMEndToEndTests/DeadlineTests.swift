@@ -102,7 +102,7 @@ import Testing
             ("en_US.UTF-8", "demain", "today, tomorrow"),
             (
                 "fr_FR.UTF-8", "31/02/2026",
-                "aujourd’hui, demain, après-demain, un jour de la semaine (vendredi, vendredi prochain"
+                "aujourd’hui, demain, après-demain, un jour de la semaine (vendredi, ce vendredi, vendredi prochain"
             ),
             ("fr_FR.UTF-8", "31/02", "ou une date comme 01/12/2026 (l’année peut être omise)"),
             ("ko_KR.UTF-8", "2026. 2. 30.", "오늘, 내일, 모레, 요일(금요일, 다음 주 금요일), 3일 후, +3일, +2주, 12월 1일"),
