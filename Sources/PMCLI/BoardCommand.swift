@@ -268,17 +268,15 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
                     l.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count),
                     short: l.plural(.newsWaitingShort, count: waiting.count)))
         }
-        guard let state = try? context.syncState().load(), state.remote != nil else {
+        // The sync state and what waits, read once for both wordings.
+        guard let (state, waiting) = List.syncWaiting(context) else {
             return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal), parts: parts)
         }
-        if let full = List.syncSummary(context, style: context.style(color: false), saysOffline: false) {
-            let waiting =
-                (try? context.syncer(context.remoteTarget(state.remote!, kind: state.remoteKind), signing: false).waiting()) ?? 0
-            let short =
-                state.lastSync.map { l.plural(.boardSyncShort, count: waiting, .text(since($0))) }
-                ?? l.plural(.boardSyncNeverShort, count: waiting)
-            parts.append(.init(full, short: short))
-        }
+        let full = List.syncLine(context, state: state, waiting: waiting, style: context.style(color: false), saysOffline: false)
+        let short =
+            state.lastSync.map { l.plural(.boardSyncShort, count: waiting, .text(since($0))) }
+            ?? l.plural(.boardSyncNeverShort, count: waiting)
+        parts.append(.init(full, short: short))
         // A sync under way is said on the left, first; the link keeps what the last one found.
         if lock.withLock({ syncing }) { parts.insert(.init(l.string(.boardLinkSyncing)), at: 0) }
         if state.lastAttempt == nil {

@@ -78,8 +78,19 @@ struct List: PMCommand {
 
     /// One line from the last sync when a remote is set (no network).
     static func syncSummary(_ context: ProcessContext, style: TextStyle, saysOffline: Bool = true) -> String? {
+        guard let (state, waiting) = syncWaiting(context) else { return nil }
+        return syncLine(context, state: state, waiting: waiting, style: style, saysOffline: saysOffline)
+    }
+
+    /// The sync state when a remote is set, and how many changes wait to be sent.
+    static func syncWaiting(_ context: ProcessContext) -> (SyncState, Int)? {
         guard let state = try? context.syncState().load(), let remote = state.remote else { return nil }
-        let waiting = (try? context.syncer(context.remoteTarget(remote, kind: state.remoteKind), signing: false).waiting()) ?? 0
+        return (state, (try? context.syncer(context.remoteTarget(remote, kind: state.remoteKind), signing: false).waiting()) ?? 0)
+    }
+
+    /// ``syncSummary(_:style:saysOffline:)``'s line for a state and count already read.
+    static func syncLine(_ context: ProcessContext, state: SyncState, waiting: Int, style: TextStyle, saysOffline: Bool) -> String
+    {
         let l = context.localizer
         var line =
             state.lastSync.map { l.plural(.listSync, count: waiting, .text(style.dateTime($0))) }

@@ -22,14 +22,14 @@ import Testing
     final class NotificationBus {
         let scratch = TemporaryDirectory()
         var address: String { "unix:path=" + scratch.file("bus") }
-        var pids: [pid_t] = []
+        var daemons: [ChildProcess] = []
 
         init(service: Bool = true) throws {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
                 Issue.record("dbus-daemon is missing: install the README's prerequisites line")
                 throw CancellationError()
             }
-            pids.append(try Self.spawn(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=" + address], [:]))
+            daemons.append(try Self.spawn(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=" + address], [:]))
             guard Self.wait(20, { FileManager.default.fileExists(atPath: self.scratch.file("bus")) }) else {
                 Issue.record("dbus-daemon did not start")
                 throw CancellationError()
@@ -41,7 +41,7 @@ import Testing
                 throw CancellationError()
             }
             let script = NotificationTests.fixtures.appendingPathComponent("notification-service.py").path
-            pids.append(
+            daemons.append(
                 try Self.spawn(
                     [python, script, scratch.file("calls"), scratch.file("ready")], ["DBUS_SESSION_BUS_ADDRESS": address]))
             guard Self.wait(20, { FileManager.default.fileExists(atPath: self.scratch.file("ready")) }) else {
@@ -50,33 +50,13 @@ import Testing
             }
         }
 
-        /// posix_spawn with no signal blocked (a Foundation child inherits the
-        /// test runner's blocked SIGTERM) and no pipe to hold open.
-        static func spawn(_ argv: [String], _ extra: [String: String]) throws -> pid_t {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for descriptor: Int32 in 0...2 {
-                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-            }
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t()
-            sigemptyset(&none)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-            let environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }.map { "\($0)=\($1)" }
-            var arguments = argv.map { strdup($0) } + [nil]
-            var variables = environment.map { strdup($0) } + [nil]
-            defer { for pointer in arguments + variables { free(pointer) } }
-            var pid: pid_t = 0
-            let failed = posix_spawn(&pid, argv[0], &actions, &attributes, &arguments, &variables)
-            guard failed == 0 else {
-                Issue.record("could not start \(argv[0]): \(String(cString: strerror(failed)))")
-                throw CancellationError()
-            }
-            return pid
+        /// A daemon of the bus, output thrown away (``ChildProcess``: no
+        /// signal blocked, no stray descriptor); killed and reaped when the bus goes.
+        static func spawn(_ argv: [String], _ extra: [String: String]) throws -> ChildProcess {
+            try ChildProcess(
+                argv[0], Array(argv.dropFirst()),
+                environment: ProcessInfo.processInfo.environment.merging(extra) { _, new in new }, stdout: .discard,
+                stderr: .discard)
         }
 
         static func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
@@ -102,10 +82,9 @@ import Testing
         }
 
         deinit {
-            for pid in pids.reversed() {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            for daemon in daemons.reversed() {
+                daemon.send(SIGKILL)
+                daemon.wait()
             }
         }
     }
