@@ -214,7 +214,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     func history(task: TaskID?, limit: Int) -> [BoardHistoryLine] {
         guard let events = try? context.store().recentHistory(limit: max(1, limit), task: task?.rawValue) else { return [] }
         let style = context.style(color: false)
-        let view = HistoryView(localizer: context.localizer, style: style)
+        let view = HistoryView(localizer: context.localizer, style: style, reader: context.environment.user)
         let zone = context.environment.timeZone
         return events.map { event in
             let today =

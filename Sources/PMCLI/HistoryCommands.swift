@@ -25,7 +25,9 @@ struct History: PMCommand {
             context.output.line(context.localizer.string(.historyEmpty))
             return
         }
-        let view = HistoryView(localizer: context.localizer, style: context.style(color: colors.useColor(context)))
+        let view = HistoryView(
+            localizer: context.localizer, style: context.style(color: colors.useColor(context)),
+            reader: context.environment.user)
         for line in view.lines(events) { context.output.line(line) }
     }
 }
@@ -115,6 +117,11 @@ struct HistoryView {
     /// (`history.clause.*`: "'세미나' 추가를 되돌렸습니다", « l’ajout de … »),
     /// never as a sentence that reads as a new action (issue 44, item 27).
     var asTakenBack = false
+    /// Who reads these lines (`PM_USER`), when one person does: their own
+    /// name in a list of people is said without Korean's honorific 님 (a
+    /// colleague who assigned them: `'X'을 지수에게 맡겼습니다`, never
+    /// `지수 님에게` read by 지수). Nil for a page many people read.
+    var reader: String? = nil
 
     /// The phrase of `event` for a line that names it as taken back or done again.
     func clause(_ event: HistoryEvent) -> String {
@@ -225,7 +232,9 @@ struct HistoryView {
         // names them, and Korean never honours oneself (지수 님에게).
         let byThemselves = TextSafety.escaped(event.by)
         let people = { (names: [String]) in
-            MessageArgument.text(names.sorted().map { l.string(.historyPerson, .text($0)) }.joined(separator: ", "))
+            MessageArgument.text(
+                names.sorted().map { $0 == reader.map { TextSafety.escaped($0) } ? $0 : l.string(.historyPerson, .text($0)) }
+                    .joined(separator: ", "))
         }
         if assigned == [byThemselves] {
             sentences.append(say(.historyTook, title))

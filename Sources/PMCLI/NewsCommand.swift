@@ -55,7 +55,7 @@ struct News: PMCommand {
         let (kept, cancelled) = NewsFold.fold(entries)
         let (imports, rest) = NewsFold.imports(kept)
         // Per person, in the order of their newest change: counts by what they did.
-        let view = HistoryView(localizer: l, style: style)
+        let view = HistoryView(localizer: l, style: style, reader: context.environment.user)
         var people: [String] = []
         var counts: [String: [HistoryAction: Int]] = [:]
         var imported: [String: Int] = [:]

@@ -83,6 +83,24 @@ import Testing
         for sentence in expected { #expect(history.contains("ji-woo  " + sentence), "\(history)") }
     }
 
+    /// A colleague who assigns the reader: Korean honours the others in the
+    /// list with 님, never the reader's own name (a reader is not honoured to
+    /// themselves); a page many people read (HTML) honours everyone.
+    @Test func theReadersOwnNameInAColleaguesLineIsNotHonoured() throws {
+        let pm = PMBinary(language: "ko_KR.UTF-8")
+        let id = try pm.run(["add", "Budget 2027"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["assign", id, "ji-woo", "lee"], ["PM_USER": "ana"])
+        let line = "'Budget 2027'을 ji-woo, lee 님에게 맡겼습니다."
+        let history = try pm.run(["history", "--color", "never"]).stdout
+        #expect(history.contains("ana  " + line), "\(history)")
+        #expect(!history.contains("ji-woo 님"), "\(history)")
+        // lee reads the same change with ji-woo honoured and their own name bare.
+        let lees = try pm.run(["history", "--color", "never"], ["PM_USER": "lee"]).stdout
+        #expect(lees.contains("'Budget 2027'을 ji-woo 님, lee에게 맡겼습니다."), "\(lees)")
+        let page = try pm.run(["export", "html"]).stdout
+        #expect(page.contains("ji-woo 님, lee 님에게"), "\(page)")
+    }
+
     /// Unassigning someone not assigned changes nothing and writes nothing.
     /// Taking (or assigning) a name already shown is written all the same
     /// (issue 43): an unassignment made elsewhere at the same moment, which
