@@ -144,7 +144,7 @@ extension ProcessContext {
     /// A title as printed in a sentence: escaped, never raw.
     /// The day pm chose for a date typed in a form that reads two ways
     /// (`vendredi prochain`, `1/3`), on standard error (standard output is
-    /// the new task's id): `Read 'next friday' as Fri, Dec 4, 2026.`
+    /// the new task's id): `Read 'next friday' as Friday, December 4, 2026.`
     func sayDayChosen(_ typed: String, _ date: CivilDate) {
         let words = DateWordTable.words(localizer: localizer, formatLocale: formatLocale)
         guard !DateInput.readsOneWay(typed, words: words) else { return }

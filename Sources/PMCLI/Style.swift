@@ -28,9 +28,11 @@ struct TextStyle {
         return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
     }
 
-    /// A deadline with its weekday: `Fri, Dec 4, 2026`, `ven. 4 déc. 2026`, `2026년 12월 4일 (금)`.
+    /// A day with its weekday in words, as a sentence names it: `Friday,
+    /// December 4, 2026`, `vendredi 4 décembre 2026`, `2026년 12월 4일 금요일`
+    /// (a particle then follows 금요일, not a bracketed `(금)`).
     func dateWithWeekday(_ date: CivilDate) -> String {
-        let formatter = formatters.formatter(locale: formatLocale, skeleton: "yMMMEd", zone: "UTC")
+        let formatter = formatters.formatter(locale: formatLocale, skeleton: "yMMMMEEEEd", zone: "UTC")
         return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
     }
 
@@ -49,7 +51,10 @@ struct TextStyle {
                 locale: formatLocale, date: .long, time: .short,
                 zone: zone.icuIdentifier(at: Date(timeIntervalSince1970: millis / 1000)))
         else { return TextSafety.escaped(stored) }
-        return formatter.string(millisecondsSince1970: millis)
+        let said = formatter.string(millisecondsSince1970: millis)
+        // French writes the first of a month as an ordinal in prose: le 1er décembre.
+        if formatLocale.hasPrefix("fr"), said.hasPrefix("1 ") { return "1er " + said.dropFirst(2) }
+        return said
     }
 
     private func format(_ stored: String, skeleton: String) -> String {

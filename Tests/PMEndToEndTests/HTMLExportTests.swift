@@ -145,3 +145,19 @@ import Testing
         #expect(newest.components(separatedBy: undid).count == 2, "\(newest)")
     }
 }
+
+/// A moment in a French sentence on the first of a month is an ordinal, as
+/// French writes it: « le 1er décembre 2026 à 10:00 », never « le 1 décembre ».
+@Suite struct FirstOfTheMonthTests {
+    @Test(arguments: [
+        ("fr_FR.UTF-8", "2026-12-01T10:00:00Z", "le 1er décembre 2026 à 10:00"),
+        ("fr_FR.UTF-8", "2026-12-11T10:00:00Z", "le 11 décembre 2026 à 10:00"),
+        ("en_US.UTF-8", "2026-12-01T10:00:00Z", "on December 1, 2026 at 10:00"),
+    ])
+    func theFirstOfAMonthReadsAsAnOrdinalInFrench(language: String, now: String, said: String) throws {
+        let pm = PMBinary(language: language)
+        try pm.run(["add", "Budget"], ["PM_NOW": now])
+        let page = try pm.run(["export", "html"], ["PM_NOW": now, "TZ": "UTC"]).stdout
+        #expect(page.contains(said), "\(page)")
+    }
+}

@@ -46,7 +46,7 @@ import Testing
         for arguments in [["remote"], ["sync"]] {
             let run = try pm.run(arguments)
             let text = run.stdout + run.stderr
-            #expect(text.contains("pm remote add 대상") && !text.contains("TARGET"), "\(arguments): \(text)")
+            #expect(text.contains("pm remote add <대상>") && !text.contains("TARGET"), "\(arguments): \(text)")
         }
     }
 }

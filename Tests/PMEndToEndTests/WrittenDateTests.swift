@@ -51,10 +51,10 @@ import Testing
     /// on standard error (standard output stays the new id); one that reads
     /// one way is not (issue 44, item 11).
     @Test(arguments: [
-        ("en_US.UTF-8", "next friday", "Read 'next friday' as Fri, Nov 27, 2026."),
-        ("fr_FR.UTF-8", "vendredi prochain", "«\u{202F}vendredi prochain\u{202F}» interprété comme le ven. 4 déc. 2026."),
-        ("ko_KR.UTF-8", "다음주금요일", "'다음주금요일'은 2026년 12월 4일 (금)으로 읽었습니다."),
-        ("ko_KR.UTF-8", "1/3", "'1/3'은 2027년 1월 3일 (일)로 읽었습니다."),
+        ("en_US.UTF-8", "next friday", "Read 'next friday' as Friday, November 27, 2026."),
+        ("fr_FR.UTF-8", "vendredi prochain", "«\u{202F}vendredi prochain\u{202F}» interprété comme le vendredi 4 décembre 2026."),
+        ("ko_KR.UTF-8", "다음주금요일", "'다음주금요일'은 2026년 12월 4일 금요일로 읽었습니다."),
+        ("ko_KR.UTF-8", "1/3", "'1/3'은 2027년 1월 3일 일요일로 읽었습니다."),
     ])
     func theDayChosenIsSaid(language: String, typed: String, said: String) throws {
         let pm = pm(language)

@@ -45,7 +45,16 @@ import Testing
         let title = ["fr": "Réunion d’équipe", "ko": "보고서 검토"][language] ?? "Budget 2027"
         let date = ["fr": "26 nov. 2026", "ko": "2026년 11월 26일"][language] ?? "Nov 26, 2026"
         let moment = ["fr": "26 nov. 2026, 15:57", "ko": "2026년 11월 26일 오후 3:57"][language] ?? "Nov 26, 2026, 3:57 PM"
+        // A moment inside a sentence, as pm joins it there (Style.momentInSentence).
+        let inProse =
+            ["fr": "26 novembre 2026 à 15:57", "ko": "2026년 11월 26일 오후 3:57"][language]
+            ?? "November 26, 2026 at 3:57\u{202F}PM"
+        let saysAMomentInProse = key.hasPrefix("error.undo") || key.hasPrefix("error.redo") || key == "html.made"
         func has(_ words: String...) -> Bool { words.contains { said.contains($0) } }
+        // The day a typed date became is said with its weekday (Style.dateWithWeekday).
+        if key == "message.dayChosen" && index == 2 {
+            return ["fr": "vendredi 4 décembre 2026", "ko": "2026년 12월 4일 금요일"][language] ?? "Friday, December 4, 2026"
+        }
         if has("field") { return "due" }
         if has(" id", "id ", "prefix") || said == "id" || (key.hasSuffix("ID") && has("typed")) { return "3f2a" }
         if has("problem", "reason", "why", "error", "what went wrong") { return localizer.string(.corruptTruncated) }
@@ -54,7 +63,7 @@ import Testing
         if has("as typed", "typed", "text", "word", "value") { return "vendredi prochain" }
         if has("title", "task", "card") { return title }
         if has("column", "state", "to", "from") { return localizer.string(.columnDoing) }
-        if has("moment", "when", "time") { return moment }
+        if has("moment", "when", "time") { return saysAMomentInProse ? inProse : moment }
         if has("date", "day", "deadline") { return date }
         if has("file", "path", "board") { return "trello.json" }
         if has("person", "name", "who", "user", "author", "teammate", "replica") { return "camille" }
