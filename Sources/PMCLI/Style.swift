@@ -51,10 +51,7 @@ struct TextStyle {
                 locale: formatLocale, date: .long, time: .short,
                 zone: zone.icuIdentifier(at: Date(timeIntervalSince1970: millis / 1000)))
         else { return TextSafety.escaped(stored) }
-        let said = formatter.string(millisecondsSince1970: millis)
-        // French writes the first of a month as an ordinal in prose: le 1er décembre.
-        if formatLocale.hasPrefix("fr"), said.hasPrefix("1 ") { return "1er " + said.dropFirst(2) }
-        return said
+        return formatter.string(millisecondsSince1970: millis)
     }
 
     private func format(_ stored: String, skeleton: String) -> String {

@@ -19,6 +19,9 @@ public enum ICUDateStyle: Sendable {
 /// Instances are not thread-safe; make one per use site.
 public final class ICUDateFormatter {
     private let format: OpaquePointer
+    /// French writes the first of a month as an ordinal (`1er décembre`,
+    /// `1er déc.`), which no ICU pattern can say: added after formatting.
+    private var firstIsOrdinal = false
 
     /// Opens a formatter, or returns nil when ICU refuses the arguments.
     /// - Parameters:
@@ -37,6 +40,7 @@ public final class ICUDateFormatter {
         }
         guard pm_u_success(status) == 1, let opened else { return nil }
         format = opened
+        firstIsOrdinal = Self.writesFirstAsOrdinal(locale)
     }
 
     /// Opens a formatter for the locale's best pattern for `skeleton`
@@ -54,6 +58,7 @@ public final class ICUDateFormatter {
         }
         guard pm_u_success(status) == 1, let opened else { return nil }
         format = opened
+        firstIsOrdinal = Self.writesFirstAsOrdinal(locale)
     }
 
     deinit { pm_udat_close(format) }
@@ -70,8 +75,30 @@ public final class ICUDateFormatter {
                 continue
             }
             guard pm_u_success(status) == 1 else { return "" }
-            return String(decoding: buffer[0..<Int(length)], as: UTF16.self)
+            let text = String(decoding: buffer[0..<Int(length)], as: UTF16.self)
+            return firstIsOrdinal ? Self.firstAsOrdinal(text) : text
         }
+    }
+
+    static func writesFirstAsOrdinal(_ locale: String) -> Bool {
+        locale == "fr" || locale.hasPrefix("fr_") || locale.hasPrefix("fr-") || locale.hasPrefix("fr@")
+    }
+
+    /// `1 déc. 2026` → `1er déc. 2026`: a day `1` standing alone (at the
+    /// start or after a space) and followed by a space and a word.
+    static func firstAsOrdinal(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        func isSpace(_ index: Int) -> Bool { scalars[index].properties.isWhitespace }
+        for index in scalars.indices where scalars[index] == "1" {
+            guard index == 0 || isSpace(index - 1), index + 2 < scalars.count, isSpace(index + 1),
+                scalars[index + 2].properties.isAlphabetic
+            else { continue }
+            var result = String.UnicodeScalarView(scalars[...index])
+            result.append(contentsOf: "er".unicodeScalars)
+            result.append(contentsOf: scalars[(index + 1)...])
+            return String(result)
+        }
+        return text
     }
 
     /// Parses `text` strictly; nil unless the whole text is one valid date.

@@ -171,7 +171,8 @@ import Testing
             #expect(try pm.run(["show", id, "--json"]).stdout.contains("\"due\": \"2026-12-01\""), "\(typed)")
         }
         for (language, typed) in [
-            ("en_US.UTF-8", "Dec 1, 2026"), ("fr_FR.UTF-8", "1 déc. 2026"), ("ko_KR.UTF-8", "2026. 12. 1."),
+            ("en_US.UTF-8", "Dec 1, 2026"), ("fr_FR.UTF-8", "1 déc. 2026"), ("fr_FR.UTF-8", "1er déc. 2026"),
+            ("ko_KR.UTF-8", "2026. 12. 1."),
             ("ko_KR.UTF-8", "2026년 12월 1일"),
         ] {
             let run = try pm.run(["edit", id, "--due", typed], ["LANG": language])

@@ -20,6 +20,30 @@ import Testing
         #expect(medium("ko_KR", instant, time: true, zone: "Asia/Seoul") == "2026. 11. 22. 오전 4:05")
     }
 
+    /// French writes the first of a month as an ordinal, in every form pm
+    /// shows (`1er déc. 2026`, `mardi 1er décembre 2026`, `1er déc.`); other
+    /// days and other languages are left as ICU writes them.
+    @Test func frenchSaysTheFirstOfAMonthAsAnOrdinal() {
+        // 2026-12-01T10:00:00Z and 2026-12-11T10:00:00Z
+        let first = 1_796_119_200_000.0
+        let eleventh = first + 10 * 86_400_000
+        func skeleton(_ locale: String, _ skeleton: String, _ millis: Double) -> String? {
+            ICUDateFormatter(locale: locale, skeleton: skeleton, timeZone: "UTC")?.string(millisecondsSince1970: millis)
+        }
+        #expect(skeleton("fr_FR", "yMMMd", first) == "1er déc. 2026")
+        #expect(skeleton("fr_FR", "MMMd", first) == "1er déc.")
+        #expect(skeleton("fr_FR", "yMMMMEEEEd", first) == "mardi 1er décembre 2026")
+        #expect(skeleton("fr_FR", "yMMMdjmm", first) == "1er déc. 2026, 10:00")
+        #expect(medium("fr_FR", first, time: true) == "1er déc. 2026, 10:00")
+        #expect(skeleton("fr_FR", "yMMMd", eleventh) == "11 déc. 2026")
+        #expect(skeleton("fr_FR", "yMd", first) == "01/12/2026")
+        #expect(skeleton("en_US", "yMMMd", first) == "Dec 1, 2026")
+        #expect(skeleton("ko_KR", "yMMMd", first) == "2026년 12월 1일")
+        #expect(ICUDateFormatter.firstAsOrdinal("21 déc.") == "21 déc.")
+        #expect(ICUDateFormatter.firstAsOrdinal("1") == "1")
+        #expect(ICUDateFormatter.firstAsOrdinal("1 ") == "1 ")
+    }
+
     @Test func pluralCategoriesComeFromCLDR() {
         #expect(ICUPluralRules(locale: "en")?.category(for: 1) == "one")
         #expect(ICUPluralRules(locale: "en")?.category(for: 0) == "other")
