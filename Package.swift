@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "PMTestSupport", dependencies: ["PMCore"]),
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"], exclude: ["Fixtures"]),
-        .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMTestSupport"]),
+        .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMICU", "PMTestSupport"]),
         .testTarget(name: "PMCLITests", dependencies: ["PMCLI"]),
         .testTarget(
             name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),

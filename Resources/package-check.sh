@@ -59,7 +59,7 @@ for pm in "$work/local/bin/pm" "$work/root/usr/bin/pm"; do
   PM_BOARD=$board PM_NOW=2026-11-21T10:00:00Z TZ=UTC HOME=$work "$pm" add "Réunion équipe" --due 2026-11-20 >/dev/null 2>&1
   PM_BOARD=$board PM_NOW=2026-11-21T10:00:00Z TZ=UTC HOME=$work LANG=fr_FR.UTF-8 "$pm" list | grep -q "20 nov. (en retard)" ||
     fail "$pm list is not French"
-  PM_BOARD=$board PM_NOW=2026-11-21T10:00:00Z TZ=UTC HOME=$work LANG=ko_KR.UTF-8 "$pm" list | grep -q "11월 20일 (마감 지남)" ||
+  PM_BOARD=$board PM_NOW=2026-11-21T10:00:00Z TZ=UTC HOME=$work LANG=ko_KR.UTF-8 "$pm" list | grep -q "11월 20일 마감 지남" ||
     fail "$pm list is not Korean"
   "$pm" completion bash | grep -q "pm __complete" || fail "$pm completion bash"
 done

@@ -158,7 +158,7 @@ struct HistoryView {
         }
     }
 
-    /// What a change did, an undo or redo saying so: "Undid: Moved 'X'
+    /// What a change did, an undo or redo saying so: "Undid: moved 'X'
     /// from DOING to TODO." (history, news and the exported page alike).
     func described(_ event: HistoryEvent) -> String {
         if event.undoes != nil { return localizer.string(.historyUndid, .text(localizer.afterColon(clause(event)))) }
@@ -176,7 +176,7 @@ struct HistoryView {
 
     /// What happened, as a sentence: `Moved 'X' from TODO to DOING.` An
     /// undo is said as the change it took back, as that change was made
-    /// (`Undid: Removed 'X' from TODO.` after a deletion was undone), never
+    /// (`Undid: removed 'X' from TODO.` after a deletion was undone), never
     /// as its compensating event, which reads as the opposite.
     func sentence(_ event: HistoryEvent) -> String {
         let event = event.undoes == nil ? event : Self.takenBack(event)

@@ -72,7 +72,14 @@ public enum PMMain {
 
     /// The help the arguments ask for, rendered by pm in the reader's
     /// language; `--version` as ArgumentParser prints it (a number, no words).
-    private static func finishHelp(_ arguments: [String], error: Error) -> Never {
+    private static func finishHelp(_ given: [String], error: Error) -> Never {
+        // `pm --help add` asks what `pm help add` asks (as `git --help add`):
+        // the words after it name a command, and one that names none is a
+        // usage error (`pm --help nope`), not the main page and exit 0.
+        var arguments = given
+        if let first = given.first, first == "--help" || first == "-h", given.count > 1 {
+            arguments = ["help"] + given.dropFirst()
+        }
         let root = CommandModel.load()
         let width = ProcessContext.terminalWidth(
             ProcessContext.variables["COLUMNS"], isTerminal: isatty(STDOUT_FILENO) == 1)

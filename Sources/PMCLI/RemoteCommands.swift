@@ -83,23 +83,25 @@ struct RemoteAdd: PMCommand {
         }
         if state.remote != text || state.remoteKind != remote.kind {
             let previous = state.remote.flatMap { $0 == text ? nil : $0 } ?? state.previousRemote
+            // How far the log had reached the old remote (a remote replaced
+            // before any sync with it keeps the one before it).
+            let previousSynced = state.remote.flatMap { $0 == text ? nil : state.syncedEvents } ?? state.previousSyncedEvents
             // (What this copy synced as stays its own, whatever the remote.)
             let replicas = state.replicas
             state = SyncState(remote: text)
             state.remoteKind = remote.kind
             state.previousRemote = previous
+            state.previousSyncedEvents = previous == nil ? nil : previousSynced
             state.replicas = replicas
         }
         try store.save(state)
         context.output.line(
             context.localizer.string(.remoteSet, .text(TextSafety.escaped(text)), .text(context.kindName(remote))))
         for note in notes { context.output.line(note) }
-        // A folder that holds another board: said now, with the two ways on,
-        // not only at the next sync's refusal (issue 44, item 15). (A git
-        // remote is only known once fetched: its first sync says it.)
-        if case .folder = remote, let theirs = RemoteDescription.board(inFolder: text),
-            let board = try? context.store().load(), board.id != theirs, state.lastSync == nil,
-            !board.tasks.isEmpty || board.log.events > 1
+        // A remote that holds another board: said now, with the two ways on,
+        // not only at the next sync's refusal (issue 44, item 15).
+        if state.lastSync == nil, let board = try? context.store().load(), !board.tasks.isEmpty || board.log.events > 1,
+            let theirs = Self.boardHeld(by: remote, context: context), board.id != theirs
         {
             let beside =
                 Paths.parent(of: (try? context.store().targetPath()) ?? context.environment.boardPath) + "/team/board.json"
@@ -107,6 +109,20 @@ struct RemoteAdd: PMCommand {
                 context.localizer.plural(
                     .remoteOtherBoard, count: board.tasks.count, .text(ShellWord.quoted(TextSafety.escaped(text))),
                     .text(ShellWord.quoted(TextSafety.escaped(beside)))))
+        }
+    }
+
+    /// The board a remote holds, when that can be known now: a folder's
+    /// description, read in place; a git remote's, fetched into pm's clone
+    /// (what the first sync would fetch anyway) unless a sync is using it.
+    /// Nil when it holds none yet or cannot be reached: the sync says why.
+    static func boardHeld(by remote: RemoteTarget, context: ProcessContext) -> TaskID? {
+        switch remote {
+        case .folder(let path): return RemoteDescription.board(inFolder: path)
+        case .git:
+            guard let lock = try? SyncLock.acquire(context.syncState().path + ".lock", timeout: 0) else { return nil }
+            defer { lock.release() }
+            return (try? context.transport(for: remote).fetch())?.boardID
         }
     }
 }

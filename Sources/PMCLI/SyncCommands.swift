@@ -131,13 +131,16 @@ extension ProcessContext {
             if !quietWhenIdle || report.received > 0 || report.sent > 0 {
                 output.line(localizer.string(.syncDone, .text(name), .number(report.received), .number(report.sent)))
             }
-            if report.forwarded > 0 {
-                // After a change of remote, what is passed on came through the old one.
+            // After a change of remote, what is passed on from what had been
+            // synced with the old one came through it; the rest another way.
+            let throughPrevious = previous == nil ? 0 : report.forwardedFromPrevious
+            if let previous, throughPrevious > 0 {
                 output.line(
-                    previous.map {
-                        localizer.plural(
-                            .syncForwardedFromPrevious, count: report.forwarded, .text(name), .text(TextSafety.escaped($0)))
-                    } ?? localizer.plural(.syncForwarded, count: report.forwarded, .text(name)))
+                    localizer.plural(
+                        .syncForwardedFromPrevious, count: throughPrevious, .text(name), .text(TextSafety.escaped(previous))))
+            }
+            if report.forwarded > throughPrevious {
+                output.line(localizer.plural(.syncForwarded, count: report.forwarded - throughPrevious, .text(name)))
             }
         } catch SyncError.unreachable {
             let waiting = (try? syncer(target, signing: false).waiting()) ?? 0

@@ -122,6 +122,12 @@ struct UsageCheck {
             }
         }
         let expected = command.positionals
+        // A word among fixed choices (`pm completion bash|zsh|fish`) is one of them.
+        for (argument, value) in zip(expected, positionals) {
+            if let choices = argument.allValues, !choices.isEmpty, !argument.isRepeating, !choices.contains(value) {
+                return (path, .invalidChoice(value: value, option: (["pm"] + path).joined(separator: " "), choices: choices))
+            }
+        }
         for (index, argument) in expected.enumerated() where !argument.isOptional && !argument.isRepeating {
             if index >= positionals.count { return (path, .missingArgument(valueLabel(argument))) }
         }

@@ -132,6 +132,7 @@ public enum Grammar {
         ("theme", true, .vowel),  // 테마
         ("template", true, .consonant),  // 템플릿, where update 업데이트 opens
         ("group", true, .consonant),  // 그룹, where soup 수프 opens
+        ("readme", true, .vowel),  // 리드미, where time 타임 closes
     ]
 
     /// An English word or abbreviation as Koreans read it: `file` 파일 (ㄹ),

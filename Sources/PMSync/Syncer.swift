@@ -43,6 +43,10 @@ public struct Syncer: Sendable {
         public var sent = 0
         /// Other replicas' events passed on (they reached this copy by a side path).
         public var forwarded = 0
+        /// Of those, the ones this copy had synced with the remote it had
+        /// before this one (``SyncState/previousSyncedEvents``): they came
+        /// through it, not by `pm merge` or a conflicted copy.
+        public var forwardedFromPrevious = 0
         /// Files with lines left out: name, count, first line.
         public var skipped: [(file: String, count: Int, firstLine: Int)] = []
         /// Conflicted copies merged and moved aside.
@@ -107,6 +111,7 @@ public struct Syncer: Sendable {
                     saved.publishing = nil
                     if !saved.replicas.contains(replica.rawValue) { saved.replicas.append(replica.rawValue) }
                     saved.previousRemote = nil
+                    saved.previousSyncedEvents = nil
                     try state.save(saved)
                     return report
                 } catch SyncError.rejected {
@@ -237,7 +242,10 @@ public struct Syncer: Sendable {
         // What this copy made since its last sync (all of it after a restart),
         // and what reached it by a side path that the remote lacks.
         let since = try store.eventList(after: LogPosition(events: saved.syncedEvents, length: saved.syncedLength))
-        var (files, published) = try outgoing(since, read, listed: listed, known: known, used: used, report: &report)
+        // The first of `since` that had been synced with a replaced remote.
+        let earlier = saved.previousRemote == nil ? 0 : max(0, (saved.previousSyncedEvents ?? 0) - saved.syncedEvents)
+        var (files, published) = try outgoing(
+            since, read, listed: listed, known: known, used: used, syncedWithPrevious: earlier, report: &report)
         if snapshot.boardID == nil {
             files.append(RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID)))
         }
@@ -288,7 +296,7 @@ public struct Syncer: Sendable {
     /// since the last sync: `pm merge`, a conflicted copy beside the board).
     private func outgoing(
         _ since: [Event], _ read: Reading, listed: [String: NumberSet], known: [String: NumberSet], used: [String: Int],
-        report: inout Report
+        syncedWithPrevious: Int, report: inout Report
     ) throws -> (files: [RemoteFile], published: [(key: String, number: Int)]) {
         var files: [RemoteFile] = []
         var published: [(key: String, number: Int)] = []
@@ -315,6 +323,8 @@ public struct Syncer: Sendable {
         }
         try add(forward, as: replica, forwarded: true)
         report.forwarded = forward.count
+        let earlier = Set(since.prefix(syncedWithPrevious).map(\.id))
+        report.forwardedFromPrevious = forward.filter { earlier.contains($0.id) }.count
         return (files, published)
     }
 

@@ -125,7 +125,7 @@ import Testing
         #expect(try state(pm, "Réunion d\u{2019}équipe") == "doing")
         // The history panel: the board's, then the selected card's own.
         try session.keys("t")
-        #expect(session.waitFor { $0.contains("History, newest first") && $0.contains("Redid: Moved") }, "\(session.screen)")
+        #expect(session.waitFor { $0.contains("History, newest first") && $0.contains("Redid: moved") }, "\(session.screen)")
         try session.keys("Tab")
         #expect(session.waitFor { $0.contains("History of 'Réunion") && !$0.contains("Write the report") }, "\(session.screen)")
         try session.keys("Escape")

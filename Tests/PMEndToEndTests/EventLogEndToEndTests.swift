@@ -118,7 +118,7 @@ import Testing
         #expect(lines[3].contains("\"title\":{\"new\":\"Write report\",\"old\":\"Written\"}"))
         try pm.run(["redo"])
         for (language, undid, redid) in [
-            ("en_US.UTF-8", "Undid: Renamed 'Write report' to 'Written'.", "Redid: Renamed 'Write report' to 'Written'."),
+            ("en_US.UTF-8", "Undid: renamed 'Write report' to 'Written'.", "Redid: renamed 'Write report' to 'Written'."),
             (
                 "fr_FR.UTF-8", "Modification annulée : le renommage de « Write report » en « Written ».",
                 "Modification rétablie : le renommage de « Write report » en « Written »."

@@ -58,3 +58,31 @@ import Testing
         }
     }
 }
+
+/// A deadline in another half-year at 80 columns keeps the month in words,
+/// as every other date on the screen (issue 44, items 14 and 24): never
+/// `31/12/2025` or `25. 12. 31.` beside `20 nov.`; an overdue one long past
+/// is told to its month so that "overdue" still fits; and every deadline
+/// line sits under its title.
+@Suite struct FarDeadlinesTests {
+    @Test(arguments: [
+        ("en_US.UTF-8", "Dec 2025 (overdue)", "Mar 15, 2028", "Nov 20 (overdue)"),
+        ("fr_FR.UTF-8", "déc. 2025 (en retard)", "15 mars 2028", "20 nov. (en retard)"),
+        ("ko_KR.UTF-8", "2025년 12월 마감 지남", "2028년 3월 15일", "11월 20일 마감 지남"),
+    ])
+    func farDeadlinesKeepTheMonthInWords(language: String, farOverdue: String, farAhead: String, nearOverdue: String)
+        throws
+    {
+        let pm = PMBinary(language: language)
+        let now = ["PM_NOW": "2026-11-26T14:57:00Z"]
+        for due in ["2025-12-31", "2026-11-20", "2026-12-01", "2028-03-15"] {
+            try pm.run(["add", "Task", "--due", due], now)
+        }
+        let list = try pm.run(["list", "--color", "never"], now.merging(["COLUMNS": "80"]) { $1 }).stdout
+        for said in [farOverdue, farAhead, nearOverdue] { #expect(list.contains(said), "\(said): \(list)") }
+        #expect(list.range(of: #"\d+/\d+/\d+|\d+\. \d+\. \d+\."#, options: .regularExpression) == nil, "\(list)")
+        // An overdue line keeps the column's indent (a long-past one in French or Korean needs more room).
+        let lines = list.split(separator: "\n").filter { $0.contains(nearOverdue) }
+        #expect(lines.count == 1 && lines.allSatisfy { $0.hasPrefix("     ") }, "\(list)")
+    }
+}

@@ -120,7 +120,7 @@ import Testing
     /// page was made is not read as when the board began; a card due today
     /// says so; a deletion and its undo are two different lines.
     @Test(arguments: [
-        ("en_US.UTF-8", "This page was made on", "Due today (", "Undid: Removed"),
+        ("en_US.UTF-8", "This page was made on", "Due today (", "Undid: removed"),
         (
             "fr_FR.UTF-8", "Page générée le", "Échéance aujourd’hui (",
             "Modification annulée : la suppression de « Gone and back »"

@@ -79,16 +79,19 @@ import Testing
         #expect(me.folded == lead.folded)
     }
 
-    /// `pm remote add` to a folder holding another board says so at once,
-    /// with the two ways on (issue 44, item 15): the refusal came only at
-    /// the next sync.
+    /// `pm remote add` to a folder or a git repository holding another
+    /// board says so at once, with the two ways on (issue 44, item 15): the
+    /// refusal came only at the next sync.
     @Test(arguments: [
-        ("en_US.UTF-8", "holds another board"), ("fr_FR.UTF-8", "contient un autre tableau"), ("ko_KR.UTF-8", "다른 보드가 있습니다"),
+        ("en_US.UTF-8", "holds another board", false), ("fr_FR.UTF-8", "contient un autre tableau", false),
+        ("ko_KR.UTF-8", "다른 보드가 있습니다", false), ("en_US.UTF-8", "holds another board", true),
+        ("fr_FR.UTF-8", "contient un autre tableau", true), ("ko_KR.UTF-8", "다른 보드가 있습니다", true),
     ])
-    func addingAFolderThatHoldsAnotherBoardSaysSoAtOnce(language: String, words: String) throws {
+    func addingARemoteThatHoldsAnotherBoardSaysSoAtOnce(language: String, words: String, git: Bool) throws {
         var pm = PMBinary(language: language)
         pm.environment["PM_NOW"] = nil
-        let share = pm.home.file("share")
+        let share = pm.home.file(git ? "team.git" : "share")
+        if git { _ = try runGit(["init", "-q", "--bare", share]) }
         let lead = Copy(pm: pm, board: pm.home.file("lead/board.json"), user: "camille")
         try lead.run(["add", "Team task"])
         #expect(try lead.run(["remote", "add", share]).status == 0)

@@ -23,17 +23,17 @@ import Testing
 
         let undoDelete = try pm.run(["undo"])
         // An undo says what it took back, as it was made.
-        #expect(undoDelete.stdout == "Undid your last change: Removed 'Renamed' from DOING.\n")
+        #expect(undoDelete.stdout == "Undid your last change: removed 'Renamed' from DOING.\n")
         #expect(try json(pm).first?["id"] as? String == full, "the task comes back with its id")
-        #expect(try pm.run(["undo"]).stdout.contains("Renamed 'Write report' to 'Renamed'."))
+        #expect(try pm.run(["undo"]).stdout.contains("renamed 'Write report' to 'Renamed'."))
         #expect(try json(pm).first?["due"] as? String == "2026-12-01")
-        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Moved 'Write report' from TODO to DOING.\n")
-        #expect(try pm.run(["undo"]).stdout == "Undid your last change: Added 'Write report'.\n")
+        #expect(try pm.run(["undo"]).stdout == "Undid your last change: moved 'Write report' from TODO to DOING.\n")
+        #expect(try pm.run(["undo"]).stdout == "Undid your last change: added 'Write report'.\n")
         #expect(try titles(pm).isEmpty)
         let nothing = try pm.run(["undo"])
         #expect(nothing.status == 1 && nothing.stderr.contains("Nothing to undo"))
 
-        #expect(try pm.run(["redo"]).stdout == "Redid your last undone change: Added 'Write report'.\n")
+        #expect(try pm.run(["redo"]).stdout == "Redid your last undone change: added 'Write report'.\n")
         #expect(try json(pm).first?["id"] as? String == full)
         try pm.run(["redo"])
         #expect(try json(pm).first?["state"] as? String == "doing")
@@ -53,7 +53,7 @@ import Testing
         try pm.run(["add", "from ji-woo"], jiwoo)
         try pm.run(["add", "from camille"], camille)
         let undo = try pm.run(["undo"], jiwoo)
-        #expect(undo.stdout.contains("Undid your last change: Added 'from ji-woo'."))
+        #expect(undo.stdout.contains("Undid your last change: added 'from ji-woo'."))
         #expect(try titles(pm) == ["from camille"])
         #expect(try pm.run(["undo"], jiwoo).status == 1)
         #expect(try pm.run(["undo"], camille).status == 0)
@@ -139,13 +139,13 @@ import Testing
         let undo = try camille.run(["undo"])
         #expect(undo.status == 0, "\(undo.stderr)")
         // It names the change taken back: hers, not the one shown.
-        #expect(undo.stdout.contains("Undid your last change: Renamed 'Budget' to 'Camille's budget'."), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Undid your last change: renamed 'Budget' to 'Camille's budget'."), "\(undo.stdout)")
         let after = try title(camille)
         #expect(Set([after.shown] + after.conflicts) == ["Budget", "Ji-woo's budget"], "ji-woo's stays: \(after)")
         for copy in [camille, jiwoo] { #expect(try copy.run(["sync"]).status == 0) }
         #expect(try title(jiwoo) == after, "the same on ji-woo's copy")
         let history = try jiwoo.run(["history", "--limit", "1"]).stdout
-        #expect(history.contains("Undid: Renamed 'Budget' to 'Camille's budget'."), "\(history)")
+        #expect(history.contains("Undid: renamed 'Budget' to 'Camille's budget'."), "\(history)")
         // Ji-woo takes hers back too: nothing left in conflict, on both copies.
         #expect(try jiwoo.run(["undo"]).status == 0)
         for copy in [jiwoo, camille, jiwoo] { #expect(try copy.run(["sync"]).status == 0) }
@@ -172,7 +172,7 @@ import Testing
         #expect(try titles(pm).count == 100)
         for n in (0..<100).reversed() {
             let run = try pm.run(["undo"])
-            #expect(run.stdout == "Undid your last change: Added 'task \(n)'.\n", "undo \(n): \(run.stderr)")
+            #expect(run.stdout == "Undid your last change: added 'task \(n)'.\n", "undo \(n): \(run.stderr)")
         }
         #expect(try titles(pm).isEmpty)
         #expect(try pm.run(["undo"]).status == 1)
@@ -190,5 +190,29 @@ import Testing
         #expect(pm.boardBytes() == before)
         #expect(try pm.run(["list"]).status == 0)
         #expect(try pm.run(["undo"]).status == 65)
+    }
+}
+
+/// An undo of a change to several fields lists what it took back as one
+/// sentence, in every language: never "Renamed 'X' to 'Y'., Changed…".
+@Suite struct UndoOfSeveralFieldsTests {
+    @Test(arguments: [
+        (
+            "en_US.UTF-8",
+            "Undid your last change: renamed 'Multi' to 'Multi2', changed the body of 'Multi', set the deadline of 'Multi' to Dec 24, 2026."
+        ),
+        (
+            "fr_FR.UTF-8",
+            "Dernière modification annulée\u{00A0}: le renommage de «\u{202F}Multi\u{202F}» en «\u{202F}Multi2\u{202F}», la modification de la description de «\u{202F}Multi\u{202F}», la fixation de l’échéance de «\u{202F}Multi\u{202F}» au 24 déc. 2026."
+        ),
+    ])
+    func oneSentenceListsEveryFieldTakenBack(language: String, said: String) throws {
+        let pm = PMBinary(language: language)
+        let id = try pm.run(["add", "Multi"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try pm.run(["edit", id, "--title", "Multi2", "--body", "new body", "--due", "2026-12-24"])
+        #expect(try pm.run(["undo"]).stdout == said + "\n")
+        try pm.run(["redo"])
+        let history = try pm.run(["history", "--color", "never"]).stdout
+        #expect(!history.contains(".,") && !history.contains(". ,"), "\(history)")
     }
 }

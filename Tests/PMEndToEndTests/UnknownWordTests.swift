@@ -7,7 +7,8 @@ import Testing
 @Suite struct UnknownWordTests {
     @Test(arguments: [
         (["help", "nope"], "pm --help"), (["nope", "--help"], "pm --help"), (["help", "remote", "nope"], "pm remote --help"),
-        (["help", "list", "nope"], "pm list --help"),
+        (["help", "list", "nope"], "pm list --help"), (["--help", "nope"], "pm --help"), (["-h", "nope"], "pm --help"),
+        (["completion", "nope"], "pm completion --help"),
     ])
     func anUnknownWordInAHelpRequestIsAUsageError(arguments: [String], see: String) throws {
         for language in ["en_US.UTF-8", "fr_FR.UTF-8", "ko_KR.UTF-8"] {
@@ -35,6 +36,11 @@ import Testing
             let run = try pm.run(arguments)
             #expect(run.status == 0 && !run.stdout.isEmpty && run.stderr.isEmpty, "\(arguments): \(run.stderr)")
         }
+        // `pm --help add` is `pm help add`, as `git --help add` is.
+        #expect(try pm.run(["--help", "add"]).stdout == pm.run(["help", "add"]).stdout)
+        // A shell pm completes is named among the choices.
+        let shell = try pm.run(["completion", "nope"])
+        #expect(shell.stderr.contains("use one of: bash, zsh, fish"), "\(shell.stderr)")
     }
 }
 

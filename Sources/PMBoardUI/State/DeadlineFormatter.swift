@@ -41,9 +41,10 @@ public final class DeadlineFormatter {
 
     /// The deadline line that fits `width` cells: `due today` on its day
     /// (in `pm list` and on the board alike: one card, one form), else the
-    /// full form, else the compact date (`Nov 20`, or `11/20/25` in another
-    /// half-year) in the same words, else the compact date alone; overdue
-    /// always says so.
+    /// full form, else the compact date (`Nov 20`; in another half-year the
+    /// whole date, the month in words as everywhere) in the same words, else
+    /// the compact date alone; overdue always says so, a far date then told
+    /// to its month (`Dec 2025 (overdue)`) when its whole date leaves no room.
     public func label(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
         let key = Fitting(date: date, overdue: isOverdue, width: width, today: today)
         // Cards come in deadline order: the label just made is most often the one asked for.
@@ -66,7 +67,13 @@ public final class DeadlineFormatter {
         let short = compactCache[date] ?? local.compact(date, today: today, using: compactFormatters)
         compactCache[date] = short
         let worded = (isOverdue ? overdue : due)?.render([.text(short)]) ?? short
-        if TerminalCells.width(of: worded) <= width || isOverdue { return worded }
+        if TerminalCells.width(of: worded) <= width { return worded }
+        if isOverdue {
+            guard LocalDateFormat.nearest(month: date.month, day: date.day, to: today) != date else { return worded }
+            let month = local.monthOfYear(date, using: compactFormatters)
+            let told = overdue?.render([.text(month)]) ?? month
+            return TerminalCells.width(of: told) < TerminalCells.width(of: worded) ? told : worded
+        }
         return short
     }
 

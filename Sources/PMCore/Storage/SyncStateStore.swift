@@ -48,6 +48,10 @@ public struct SyncState: Equatable, Sendable {
     /// the first sync with the new one: what it passes on then came
     /// through the old remote, and is said so.
     public var previousRemote: String?
+    /// How many of the log's events had been synced with the previous remote
+    /// when it was replaced: what is passed on from among them came through
+    /// it; what lies after them reached this copy another way (`pm merge`).
+    public var previousSyncedEvents: Int?
 
     public init(remote: String? = nil) { self.remote = remote }
 
@@ -129,6 +133,7 @@ public struct SyncStateStore: Sendable {
                     try reader.readObject { key, reader in state.sizes[key] = max(0, try reader.readInt(field: "sizes")) }
                 case "publishing": state.publishing = try Self.readPublishing(&reader)
                 case "previousRemote": state.previousRemote = try BoardDecoder.readString(&reader, field: key)
+                case "previousSyncedEvents": state.previousSyncedEvents = max(0, try reader.readInt(field: key))
                 case "replicas":
                     guard case .array(let ids) = try reader.readValue() else { throw reader.failure() }
                     state.replicas = ids.compactMap { value in
@@ -152,6 +157,7 @@ public struct SyncStateStore: Sendable {
         ]
         if let remote = state.remote { fields.append(("remote", { $0.string(remote) })) }
         if let previous = state.previousRemote { fields.append(("previousRemote", { $0.string(previous) })) }
+        if let count = state.previousSyncedEvents { fields.append(("previousSyncedEvents", { $0.raw(String(count)) })) }
         if let last = state.syncedLast { fields.append(("syncedLast", { $0.string(last) })) }
         if let kind = state.remoteKind { fields.append(("kind", { $0.string(kind) })) }
         if let since = state.offlineSince { fields.append(("offlineSince", { $0.string(since) })) }

@@ -123,8 +123,9 @@ public struct LocalDateFormat: Sendable {
     }
 
     /// `date` as briefly as it reads unambiguously: month and day when typing
-    /// that back names the same day (within about six months), else the
-    /// locale's short numeric date with the year.
+    /// that back names the same day (within about six months), else the date
+    /// with its year, the month in words as everywhere else (`31 déc. 2025`,
+    /// never `31/12/2025` beside `20 nov.`: one date style on a screen).
     public func compact(_ date: CivilDate, today: CivilDate) -> String {
         compact(date, today: today, using: CompactFormatters(locale: locale))
     }
@@ -136,14 +137,23 @@ public struct LocalDateFormat: Sendable {
         if Self.nearest(month: date.month, day: date.day, to: today) == date, let monthDay = formatters.monthDay {
             return monthDay.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000)
         }
-        return formatters.short?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
+        return formatters.yearMonthDay?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000)
+            ?? date.description
+    }
+
+    /// A far date told to its month (`déc. 2025`, `Dec 2025`, `2025년 12월`),
+    /// for an overdue card whose whole date does not fit: it still says
+    /// when, in words, and leaves room to say it is overdue.
+    public func monthOfYear(_ date: CivilDate, using formatters: CompactFormatters) -> String {
+        formatters.yearMonth?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
     }
 
     /// The formatters ``compact(_:today:using:)`` needs, each opened on first use.
     public final class CompactFormatters {
         let locale: String
         private var openedMonthDay: ICUDateFormatter??
-        private var openedShort: ICUDateFormatter??
+        private var openedYearMonthDay: ICUDateFormatter??
+        private var openedYearMonth: ICUDateFormatter??
 
         public init(locale: String) { self.locale = locale }
 
@@ -154,10 +164,17 @@ public struct LocalDateFormat: Sendable {
             return opened
         }
 
-        var short: ICUDateFormatter? {
-            if let openedShort { return openedShort }
-            let opened = ICUDateFormatter(locale: locale, dateStyle: .short, timeStyle: .none, timeZone: "UTC")
-            openedShort = .some(opened)
+        var yearMonthDay: ICUDateFormatter? {
+            if let openedYearMonthDay { return openedYearMonthDay }
+            let opened = ICUDateFormatter(locale: locale, skeleton: "yMMMd", timeZone: "UTC")
+            openedYearMonthDay = .some(opened)
+            return opened
+        }
+
+        var yearMonth: ICUDateFormatter? {
+            if let openedYearMonth { return openedYearMonth }
+            let opened = ICUDateFormatter(locale: locale, skeleton: "yMMM", timeZone: "UTC")
+            openedYearMonth = .some(opened)
             return opened
         }
     }
