@@ -292,6 +292,31 @@ import Testing
         }
     }
 
+    /// An undo's line at 80 columns: the link to the remote keeps its
+    /// symbol and the message gets the room (it was cut before the task's
+    /// name in French); offline is still said whole.
+    @Test(arguments: ["en", "fr", "ko"])
+    func theLastActionsMessageTakesTheLinksRoomWhenItNeedsIt(language: String) {
+        let (l, renderer) = renderer(language)
+        let clause = l.string(
+            .historyClauseMoved, .text("Budget 2027"), .text(l.string(.columnDone)), .text(l.string(.columnTodo)))
+        let message = l.string(.messageUndone, .text(clause))
+        let state = BoardScreen(columns: [[], [], []])
+        for (link, indicator) in [
+            (BoardStatus.Link.local, l.string(.boardLinkLocal)), (.offline, l.string(.boardLinkOffline, .text("08:24"))),
+        ] {
+            let status = BoardStatus(link: link, indicator: indicator, message: message)
+            let lines = renderer.render(state, tasks: [:], width: 80, height: 24, status: status).plainText
+                .split(separator: "\n")
+            let line = lines.first { $0.contains(String(message.prefix(10))) } ?? ""
+            if link == .offline {
+                #expect(line.contains(indicator), "offline is said whole: \(line)")
+            } else if TerminalCells.width(of: message) <= 76 {
+                #expect(line.contains(message) && line.hasSuffix(String(indicator.first!)), "\(line)")
+            }
+        }
+    }
+
     @Test(arguments: ["en", "fr", "ko"])
     func historyLinesDropTheDateBeforeTheChange(language: String) {
         let (l, renderer) = renderer(language)

@@ -12,8 +12,18 @@ extension BoardRenderer {
         _ state: BoardScreen, status: BoardStatus, tasks: [TaskID: BoardTask], into screen: inout Screen, y: Int
     ) {
         var right = screen.width
-        if !status.indicator.isEmpty {
-            let indicator = TerminalCells.truncate(status.indicator, toWidth: max(1, screen.width / 2))
+        // The last action's message is what the person is reading: when it
+        // does not fit beside the link's words, the link keeps its symbol
+        // (○ ● ↻) and the message the room; offline is always said whole.
+        var shown = status.indicator
+        let messageShows = state.notice == nil && state.drag == nil && state.mode != .filter && !status.message.isEmpty
+        if messageShows, status.link != .offline, let symbol = shown.first,
+            TerminalCells.width(of: status.message) > screen.width - TerminalCells.width(of: shown) - 2
+        {
+            shown = String(symbol)
+        }
+        if !shown.isEmpty {
+            let indicator = TerminalCells.truncate(shown, toWidth: max(1, screen.width / 2))
             right = screen.width - TerminalCells.width(of: indicator)
             let look: ScreenCell.Look
             switch status.link {
