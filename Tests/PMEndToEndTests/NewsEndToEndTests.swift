@@ -21,7 +21,7 @@ import Testing
             "3 modifications faites par d’autres depuis votre dernière visite · pm news"
         ),
         "ko_KR.UTF-8": (
-            "다른 사람이 바꾼 최근 변경 1개", "마지막으로 본 뒤 다른 사람의 변경 3개:", "  camille 님: 1개 추가 · 1개 옮김 · 1개 수정",
+            "다른 사람의 최근 변경 1개", "마지막으로 본 뒤 다른 사람의 변경 3개:", "  camille 님: 1개 추가 · 1개 옮김 · 1개 수정",
             "마지막으로 본 뒤 다른 사람이 바꾼 것이 없습니다.", "다른 사람의 변경 3개 · pm news"
         ),
     ]

@@ -42,7 +42,7 @@ import Testing
             #expect(marked.first?["copyOf"] as? String == "mallory", "\(json)")
         }
         let french = try bob.run(["history"], ["LANG": "fr_FR.UTF-8"]).stdout
-        #expect(french.contains("alice (depuis la copie de mallory)"), "\(french)")
+        #expect(french.contains("alice (via la copie de mallory)"), "\(french)")
         let korean = try bob.run(["history"], ["LANG": "ko_KR.UTF-8"]).stdout
         #expect(korean.contains("alice(mallory의 사본에서)"), "\(korean)")
         let news = try alice.run(["news", "--color", "never"]).stdout
