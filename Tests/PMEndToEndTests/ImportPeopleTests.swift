@@ -153,7 +153,7 @@ import Testing
             "fr_FR.UTF-8", "«\u{202F}Old\u{202F}»", "2 cartes archivées ont été laissées", "sous des intitulés en français",
             "année-mois-jour"
         ),
-        ("ko_KR.UTF-8", "'Old'", "보관된 카드 2개는 가져오지 않았습니다", "한국어 항목 이름을 붙여", "(연-월-일)"),
+        ("ko_KR.UTF-8", "'Old'", "보관된 카드 2개는 가져오지 않았습니다", "한국어 항목 이름을 달아", "(연-월-일)"),
     ])
     func trelloSaysWhatItLeftOutAndWhatWentInTheBodies(
         language: String, list: String, leftOut: String, headings: String, dates: String

@@ -25,7 +25,7 @@ import Testing
         // An undo says what it took back, as it was made.
         #expect(undoDelete.stdout == "Undid your last change: removed 'Renamed' from DOING.\n")
         #expect(try json(pm).first?["id"] as? String == full, "the task comes back with its id")
-        #expect(try pm.run(["undo"]).stdout.contains("renamed 'Write report' to 'Renamed'."))
+        #expect(try pm.run(["undo"]).stdout.contains("renamed 'Write report' to 'Renamed'"))
         #expect(try json(pm).first?["due"] as? String == "2026-12-01")
         #expect(try pm.run(["undo"]).stdout == "Undid your last change: moved 'Write report' from TODO to DOING.\n")
         #expect(try pm.run(["undo"]).stdout == "Undid your last change: added 'Write report'.\n")

@@ -112,9 +112,9 @@ import Testing
         #expect(pm.boardBytes() == before, "a skip writes no board")
         // Undoing the add of "second" would delete camille's work: blocked too.
         #expect(try pm.run(["undo"]).status == 1)
-        #expect(try pm.run(["undo", "--skip"]).stdout.contains("Added 'second'"))
+        #expect(try pm.run(["undo", "--skip"]).stdout.contains("added 'second'"))
         let older = try pm.run(["undo"])
-        #expect(older.status == 0 && older.stdout.contains("Added 'first'"), "\(older.stderr)")
+        #expect(older.status == 0 && older.stdout.contains("added 'first'"), "\(older.stderr)")
         #expect(try !tasks(pm).contains { ($0["id"] as? String)?.hasPrefix(first) == true })
         #expect(try tasks(pm).contains { ($0["id"] as? String)?.hasPrefix(second) == true }, "camille's task stays")
     }
