@@ -24,6 +24,7 @@ struct BoardCommand: PMCommand {
 
     func run(in context: ProcessContext) throws {
         let filter = try filters.filter(context)
+        _ = try context.syncInterval()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CLIError.message(context.localizer.string(.errorBoardNeedsTerminal), .usage)
         }

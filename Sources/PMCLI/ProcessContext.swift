@@ -22,6 +22,16 @@ struct ProcessContext {
     /// Between syncs under `pm sync --watch` and in `pm board`
     /// (`PM_SYNC_INTERVAL`, 0.1 s to a day; default 30 s).
     var syncIntervalMilliseconds = 30_000
+    /// A `PM_SYNC_INTERVAL` that is no interval: refused by the two commands
+    /// that wait it (``syncInterval()``), not by every command (a typo there
+    /// must not stop `pm add`).
+    var badSyncInterval: String?
+
+    /// The interval between syncs, or the usage error of a bad `PM_SYNC_INTERVAL`.
+    func syncInterval() throws -> Int {
+        if let badSyncInterval { throw CLIError.invalidEnvironment("PM_SYNC_INTERVAL", badSyncInterval) }
+        return syncIntervalMilliseconds
+    }
     /// When reminders fire (`PM_REMIND_AT`, default 09:00).
     var reminders: ReminderSchedule
     /// Whether the board was named by `--board` (a typo there must not pass silently).
@@ -66,13 +76,17 @@ struct ProcessContext {
             lockTimeout = Int(seconds * 1000)
         }
         var syncInterval = 30_000
+        var badSyncInterval: String?
         if let text = nonEmpty(variables["PM_SYNC_INTERVAL"]) {
             // A whole number of milliseconds, so that what the banner says is
             // what pm waits: `inf` would stop polling, `1e-9` spin.
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400,
+            if let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400,
                 (seconds * 1000).rounded() == seconds * 1000
-            else { throw CLIError.invalidEnvironment("PM_SYNC_INTERVAL", text) }
-            syncInterval = Int(seconds * 1000)
+            {
+                syncInterval = Int(seconds * 1000)
+            } else {
+                badSyncInterval = text
+            }
         }
         var reminders = ReminderSchedule()
         if let text = nonEmpty(variables["PM_REMIND_AT"]) {
@@ -90,6 +104,7 @@ struct ProcessContext {
             noColor: nonEmpty(variables["NO_COLOR"]) != nil, lockTimeoutMilliseconds: lockTimeout,
             reminders: reminders, boardFromOption: nonEmpty(boardOverride) != nil)
         context.syncIntervalMilliseconds = syncInterval
+        context.badSyncInterval = badSyncInterval
         return context
     }
 

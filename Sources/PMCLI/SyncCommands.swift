@@ -204,6 +204,8 @@ struct Sync: PMCommand {
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
+        // A watch that cannot keep its interval does not start (nor sync once).
+        if watch { _ = try context.syncInterval() }
         let target = try context.requireRemote()
         try context.keyStore().checkSafe()
         try context.mergeConflictedCopies()
@@ -243,7 +245,7 @@ struct SyncWatch {
         sigaddset(&stops, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stops, nil)
         defer { pthread_sigmask(SIG_UNBLOCK, &stops, nil) }
-        let milliseconds = context.syncIntervalMilliseconds
+        let milliseconds = try context.syncInterval()
         let interval = Double(milliseconds) / 1000
         let place = MessageArgument.text(TextSafety.escaped(target.description))
         let l = context.localizer

@@ -474,6 +474,12 @@ enum Assignees {
         let run = try pm.run(["sync", "--watch"])
         #expect(run.status == 64, "\(value): \(run.status)")
         #expect(run.stderr.contains("PM_SYNC_INTERVAL") && run.stderr.contains(value), "\(run.stderr)")
+        let board = try pm.run(["board"])
+        #expect(board.status == 64 && board.stderr.contains("PM_SYNC_INTERVAL"), "\(board.stderr)")
+        // The commands that never wait it are not stopped by it.
+        let add = try pm.run(["add", "Still works"])
+        #expect(add.status == 0 && !add.stderr.contains("PM_SYNC_INTERVAL"), "\(value): \(add.stderr)")
+        #expect(try pm.run(["list"]).stdout.contains("Still works"))
     }
 
     @Test func theWatchSaysItsIntervalAndKeepsItsRemoteWhenItsStateFolderIsDeleted() throws {

@@ -67,7 +67,7 @@ import Testing
         let notFound = try pm.run(["show", "abcd"])
         #expect(notFound.stderr.hasPrefix("pm : erreur : aucune tâche"), "\(notFound.stderr)")
         var bad = pm
-        bad.environment["PM_SYNC_INTERVAL"] = "x"
+        bad.environment["PM_LOCK_TIMEOUT"] = "x"
         let variable = try bad.run(["list"])
         #expect(variable.stderr.hasPrefix("pm : erreur : la variable"), "\(variable.stderr)")
         // English keeps its capital.
