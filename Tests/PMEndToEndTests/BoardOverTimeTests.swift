@@ -35,7 +35,7 @@ import Testing
         #expect(session.waitFor { $0.contains("TODO (2)") && !$0.contains("overdue") }, "\(session.screen)")
         try "@2026-11-25 00:00:04\n".write(toFile: clock, atomically: true, encoding: .utf8)
         #expect(
-            session.waitFor { $0.contains("Nov 24, 2026 (overdue)") && $0.contains("due today") },
+            session.waitFor { $0.contains("Nov 24 (overdue)") && $0.contains("due today") },
             "yesterday's deadline is overdue after midnight: \(session.screen)")
         let colours = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
         #expect(colours.contains("\u{1B}[31m"), "and red")

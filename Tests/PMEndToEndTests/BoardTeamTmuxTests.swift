@@ -135,8 +135,8 @@ import Testing
     /// show a card's deadline, then who does it, in the same words ("due
     /// today" on its day, the date otherwise), in every language.
     @Test(arguments: [
-        ("en_US.UTF-8", "due today", "due Mar 1, 2027"), ("fr_FR.UTF-8", "échéance aujourd’hui", "1er mars 2027"),
-        ("ko_KR.UTF-8", "오늘 마감", "2027년 3월 1일"),
+        ("en_US.UTF-8", "due today", "due Mar 1"), ("fr_FR.UTF-8", "échéance aujourd’hui", "1er mars"),
+        ("ko_KR.UTF-8", "오늘 마감", "3월 1일"),
     ])
     func listAndBoardShowACardAlike(language: String, today: String, later: String) throws {
         var pm = PMBinary(language: language)

@@ -99,7 +99,7 @@ import Testing
     @Test func overdueIsRedOnlyWhenColourIsWanted() throws {
         let pm = PMBinary()
         try pm.useSampleBoard()
-        #expect(try pm.run(["list", "--color", "always"]).stdout.contains("\u{1B}[31mNov 20, 2026 (overdue)\u{1B}[0m"))
+        #expect(try pm.run(["list", "--color", "always"]).stdout.contains("\u{1B}[31mNov 20 (overdue)\u{1B}[0m"))
         #expect(!(try pm.run(["list"]).stdout.contains("\u{1B}")))
         #expect(!(try pm.run(["list", "--color", "auto"], ["NO_COLOR": "1"]).stdout.contains("\u{1B}")))
         // A title from the file with escape sequences is shown escaped, never raw, even with colour on.
@@ -194,7 +194,7 @@ import Testing
         #expect(try pm.run(["list"], ["LANG": "ko_KR.UTF-8", "LANGUAGE": "xx:fr"]).stdout.contains("À FAIRE"))
         #expect(try pm.run(["list"], ["LANG": "C", "LANGUAGE": "fr"]).stdout.contains("TODO"))
         let mixed = try pm.run(["list"], ["LC_TIME": "fr_FR.UTF-8", "LANG": "en_US.UTF-8"]).stdout
-        #expect(mixed.contains("TODO") && mixed.contains("20 nov. 2026 (overdue)"))
+        #expect(mixed.contains("TODO") && mixed.contains("20 nov. (overdue)"))
     }
 }
 

@@ -219,7 +219,7 @@ import Testing
         try pm.run(["add", "due", "--due", "2026-11-21"])
         let late = ["PM_NOW": "2026-11-20T16:00:00Z"]  // 01:00 on the 21st in Seoul, still the 20th in UTC
         #expect(try pm.run(["list"], late.merging(["TZ": "KST-9"]) { $1 }).stdout.contains("due today"))
-        #expect(try pm.run(["list"], late.merging(["TZ": "UTC"]) { $1 }).stdout.contains("due Nov 21, 2026"))
+        #expect(try pm.run(["list"], late.merging(["TZ": "UTC"]) { $1 }).stdout.contains("due Nov 21"))
         #expect(try pm.run(["list"], ["TZ": "KST-9", "PM_NOW": "2026-11-22T16:00:00Z"]).stdout.contains("(overdue)"))
         #expect(try !pm.run(["list"], ["TZ": "UTC", "PM_NOW": "2026-11-21T16:00:00Z"]).stdout.contains("(overdue)"))
         // CET-1CEST: in July 23:30Z is 01:30 the next day (UTC+2), in January 00:30 (UTC+1).

@@ -39,12 +39,13 @@ public final class DeadlineFormatter {
         return (isOverdue ? overdue : due)?.render([.text(text)]) ?? text
     }
 
-    /// The deadline line that fits `width` cells: `due today` on its day
-    /// (in `pm list` and on the board alike: one card, one form), else the
-    /// full form, else the compact date (`Nov 20`; in another half-year the
-    /// whole date, the month in words as everywhere) in the same words, else
-    /// the compact date alone; overdue always says so, a far date then told
-    /// to its month (`Dec 2025 (overdue)`) when its whole date leaves no room.
+    /// The deadline line that fits `width` cells, the same in `pm list` and
+    /// on the board at any width (one card, one form: issue 44, item 14):
+    /// `due today` on its day, else the date as briefly as it reads one way
+    /// (`Nov 20` within half a year, else with its year: `Feb 3, 2027`,
+    /// the month in words as everywhere) in the card's words, else that
+    /// date alone; overdue always says so, a far date then told to its
+    /// month (`Dec 2025 (overdue)`) when its whole date leaves no room.
     public func label(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
         let key = Fitting(date: date, overdue: isOverdue, width: width, today: today)
         // Cards come in deadline order: the label just made is most often the one asked for.
@@ -62,8 +63,6 @@ public final class DeadlineFormatter {
 
     private func makeLabel(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
         if !isOverdue, date == today, TerminalCells.width(of: dueToday) <= width { return dueToday }
-        let full = label(date, overdue: isOverdue)
-        if TerminalCells.width(of: full) <= width { return full }
         let short = compactCache[date] ?? local.compact(date, today: today, using: compactFormatters)
         compactCache[date] = short
         let worded = (isOverdue ? overdue : due)?.render([.text(short)]) ?? short
