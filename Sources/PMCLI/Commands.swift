@@ -133,8 +133,8 @@ extension ProcessContext {
     }
 
     /// A deadline as typed: ISO, today/tomorrow/+Nd/+Nw, the locale's short
-    /// numeric date with or without the year, or the words of the tables
-    /// (the reader's language first, then every shipped language).
+    /// numeric date with or without the year, or the words of the reader's
+    /// language (DESIGN.md §3; English's built-in forms work everywhere).
     func parseDate(_ text: String) throws -> CivilDate {
         try DateInput.parse(
             text, today: environment.today, words: DateWordTable.words(localizer: localizer, formatLocale: formatLocale),
