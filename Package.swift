@@ -40,13 +40,16 @@ let package = Package(
         // Remotes (a folder, git through the git command): transports only;
         // the merge rules stay in PMCore.
         .target(name: "PMSync", dependencies: ["PMCore"]),
+        // The application layer: one board, one person (BoardSession). Every
+        // front end calls its use cases and renders their typed results.
+        .target(name: "PMKit", dependencies: ["PMCore", "PMSync", "PMICU"], swiftSettings: optimizedEvenInDebug),
         // The interactive board: pure state, reducer and rendering; the
         // terminal driver is the only part that touches the terminal.
         .target(name: "PMBoardUI", dependencies: ["PMCore", "PMLocalization", "PMICU"], swiftSettings: optimizedEvenInDebug),
         .target(
             name: "PMCLI",
             dependencies: [
-                "PMCore", "PMLocalization", "PMICU", "PMSync", "PMBoardUI",
+                "PMKit", "PMCore", "PMLocalization", "PMICU", "PMSync", "PMBoardUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimizedEvenInDebug

@@ -9,7 +9,7 @@
 #   SHA256SUMS                       both files' checksums
 #   sh Resources/package.sh          # prints the three paths
 # VERSION is what `pm --version` of the binary built here says (its one
-# source is Sources/PMCLI/Version.swift). PM_BINARY=path skips the build.
+# source is Sources/PMCLI/Process/Version.swift). PM_BINARY=path skips the build.
 set -eu
 # What is packed has the modes pm gives it, whatever the caller's umask.
 umask 022

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// pm's version is written once (Sources/PMCLI/Version.swift): `pm
+/// pm's version is written once (Sources/PMCLI/Process/Version.swift): `pm
 /// --version`, the manual pages, the newest version CHANGELOG.md names and
 /// the README's install lines all say the same.
 @Suite struct VersionTests {

@@ -1,0 +1,61 @@
+import ArgumentParser
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+
+/// `pm assign ID NAME...`: who does a card (DESIGN.md §13).
+struct Assign: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "assign", abstract: help(.helpCommandAssign))
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpNames), valueName: "name")) var names: [String]
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+
+    func run(in context: ProcessContext) throws {
+        try context.assign(id, adding: try names.flatMap { try Assignees.names($0) }, json: output.json)
+    }
+}
+
+/// `pm unassign ID NAME...`.
+struct Unassign: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "unassign", abstract: help(.helpCommandUnassign))
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpNames), valueName: "name")) var names: [String]
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+
+    func run(in context: ProcessContext) throws {
+        try context.assign(id, removing: try names.flatMap { try Assignees.names($0, existing: true) }, json: output.json)
+    }
+}
+
+/// `pm take ID`: assign yourself.
+struct Take: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "take", abstract: help(.helpCommandTake))
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+
+    func run(in context: ProcessContext) throws {
+        try context.assign(id, adding: [try Assignees.validName(context.environment.user)], json: output.json)
+    }
+}
+
+extension ProcessContext {
+    /// Assigns or unassigns and says what it did (or that nothing changed).
+    func assign(_ id: String, adding: [String] = [], removing: [String] = [], json: Bool) throws {
+        let edited = try session.assign(.typed(id), adding: adding, removing: removing)
+        output.line(json ? TaskJSON.object(edited.task, today: environment.today) : sentences.edited(edited))
+        for line in sentences.lookalikes(edited.lookalikes) { output.errorLine(line) }
+    }
+}

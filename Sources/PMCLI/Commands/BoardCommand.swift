@@ -1,0 +1,272 @@
+import ArgumentParser
+import Dispatch
+import FoundationEssentials
+import Glibc
+import PMBoardUI
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pm board`: the interactive board (DESIGN.md §11). Every write goes
+/// through the same store, lock, event log and undo as the commands.
+struct BoardCommand: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "board", abstract: help(.helpCommandBoard))
+    }
+
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var colors: ColorOption
+
+    func run(in context: ProcessContext) throws {
+        let filter = try filters.filter(context)
+        _ = try context.syncInterval()
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CLIError.boardNeedsTerminal }
+        // A terminal that cannot move the cursor (an editor's shell, a serial
+        // console) would show escape codes: say so, and what works there.
+        let term = ProcessContext.variables["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            throw CLIError.boardDumbTerminal(term)
+        }
+        var renderer = BoardRenderer(
+            localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
+        renderer.checkDue = LiveBoard.checkDue(context)
+        let driver = TerminalDriver(
+            source: LiveBoard(context: context, filter: filter, typed: filters.typed), renderer: renderer,
+            color: colors.useColor(context))
+        do {
+            try driver.run()
+        } catch TerminalError.notATerminal {
+            throw CLIError.boardNeedsTerminal
+        }
+    }
+}
+
+/// The board on disk, for the interactive board.
+final class LiveBoard: BoardSource, @unchecked Sendable {
+    let context: ProcessContext
+    var session: BoardSession { context.session }
+    /// Background sync (a remote set): one at a time, every interval and after a change here.
+    private let lock = Lock()
+    private var syncing = false
+    private var lastSync = Date.distantPast
+    private var syncedFingerprint = ""
+    private var interval: Double { Double(context.syncIntervalMilliseconds) / 1000 }
+
+    /// The filter the board was opened with (`pm board --mine --overdue`),
+    /// and its options as typed, for the status line.
+    let fixed: TaskFilter
+    let typed: [String]
+
+    init(context: ProcessContext, filter: TaskFilter = TaskFilter(), typed: [String] = []) {
+        self.context = context
+        fixed = filter
+        self.typed = typed
+    }
+
+    var openedFiltered: Bool { !fixed.isEmpty }
+
+    /// The board last loaded: its id names the reader's `pm news` mark.
+    private var loadedBoard: Board?
+    private var loaded: TaskID? { loadedBoard?.id }
+
+    func tick() {
+        guard let state = try? context.session.syncState().load(), let remote = state.remote else { return }
+        let now = Date()
+        let current = fingerprint()
+        let start = lock.withLock { () -> Bool in
+            guard !syncing, now.timeIntervalSince(lastSync) >= interval || current != syncedFingerprint else { return false }
+            syncing = true
+            lastSync = now
+            return true
+        }
+        guard start else { return }
+        let syncer = context.session.syncer(context.session.remoteTarget(remote, kind: state.remoteKind))
+        DispatchQueue.global().async { [self] in
+            _ = try? syncer.sync()
+            let after = fingerprint()
+            lock.withLock {
+                syncing = false
+                syncedFingerprint = after
+            }
+        }
+    }
+
+    func load() throws -> (tasks: [BoardTask], canUndo: Bool, canRedo: Bool, undoBlocked: Bool) {
+        let board = try session.loadBoard()
+        loadedBoard = board
+        let undo = session.undoAvailability(on: board)
+        return (board.tasks, undo.canUndo, undo.canRedo, undo.undoBlocked)
+    }
+
+    func perform(_ effect: BoardScreen.Effect) throws -> String {
+        let say = context.sentences
+        switch effect {
+        case .move(let id, let target): return say.moved(try session.move(.id(id), to: target))
+        case .delete(let id): return say.deleted(try session.delete(.id(id)))
+        case .undo: return say.reverted(try session.undo(), redo: false)
+        case .redo: return say.reverted(try session.redo(), redo: true)
+        case .take(let id): return say.edited(try session.take(.id(id)))
+        case .resolve(let id, let choice): return say.resolved(try session.resolve(id, field: choice.field, value: choice.value))
+        case .save(let form): return try save(form)
+        case .openEdit, .openConflicts, .filter, .quit: return ""
+        }
+    }
+
+    /// Saves the form: a new card, or only the fields that changed (a
+    /// colleague's change to another field meanwhile is kept).
+    private func save(_ form: TaskForm) throws -> String {
+        let say = context.sentences
+        let due = form.due.trimmingWhiteSpace()
+        // Names as `--to` takes them; an empty field is nobody.
+        func names(_ text: String) throws -> [String] {
+            text.contains(where: { !$0.isWhitespace }) ? try Assignees.names(text) : []
+        }
+        let assignees = try names(form.assignees)
+        guard let id = form.task else {
+            let deadline = due.isEmpty ? nil : try context.parseDate(due)
+            let added = try session.add(title: form.title, body: form.body, due: deadline, assignees: assignees)
+            return say.added(added.task)
+        }
+        var edit = Board.Edit()
+        if form.title != form.original[0] { edit.title = form.title }
+        if form.body != form.original[1] { edit.body = form.body }
+        if form.due != form.original[2] { edit.due = .some(due.isEmpty ? nil : try context.parseDate(due)) }
+        // Only the names taken off or added in the form: a colleague's assignment meanwhile stays.
+        let before = try names(form.original[3])
+        let adding = assignees.filter { !before.contains($0) }
+        let removing = before.filter { !assignees.contains($0) }
+        var sentences: [String] = []
+        if edit.title != nil || edit.body != nil || edit.due != nil || adding.isEmpty && removing.isEmpty {
+            sentences.append(say.edited(try session.edit(.id(id), edit)))
+        }
+        if !adding.isEmpty || !removing.isEmpty {
+            sentences.append(say.edited(try session.assign(.id(id), adding: adding, removing: removing)))
+        }
+        return sentences.joined(separator: " ")
+    }
+
+    /// What a typed deadline means, or why it is not a date.
+    static func checkDue(_ context: ProcessContext) -> @Sendable (String) -> (valid: Bool, text: String) {
+        let localizer = context.localizer
+        nonisolated(unsafe) let context = context
+        return { text in
+            guard let date = try? context.parseDate(text) else { return (false, localizer.string(.boardFormBadDue)) }
+            return (true, localizer.string(.boardFormDueMeans, .text(context.style(color: false).date(date))))
+        }
+    }
+
+    func history(task: TaskID?, limit: Int) -> [BoardHistoryLine] {
+        guard let events = try? session.store().recentHistory(limit: max(1, limit), task: task?.rawValue) else { return [] }
+        let style = context.style(color: false)
+        let view = HistoryView(localizer: context.localizer, style: style, reader: context.environment.user)
+        let zone = context.environment.timeZone
+        return events.map { event in
+            let today =
+                Timestamp.parse(event.at, zone: zone).map { Timestamp.civilDate(of: $0, in: zone) } == context.environment.today
+            let day = Timestamp.parse(event.at, zone: zone).map { style.date(Timestamp.civilDate(of: $0, in: zone)) }
+            return BoardHistoryLine(
+                when: style.dateTime(event.at), shortWhen: today ? style.time(event.at) : day ?? style.dateTime(event.at),
+                who: view.who(event), what: view.described(event))
+        }
+    }
+
+    /// The filter as `pm list` has it: the text where `--grep` finds it (the
+    /// reader's collation, case and accents ignored), "mine" as `pm remind`.
+    func admits(_ task: BoardTask, _ filter: BoardScreen.Filter) -> Bool {
+        if !fixed.admits(task, today: context.environment.today) { return false }
+        if filter.mine, session.remindable([task]).isEmpty { return false }
+        guard !filter.text.isEmpty else { return true }
+        return textMatch.finds(filter.text, in: task)
+    }
+
+    private lazy var textMatch = TextMatch(locale: context.formatLocale)
+
+    /// The cards others changed since the reader last ran `pm news` (none
+    /// before a first look): only what arrived since is read.
+    func changedByOthers() -> Set<TaskID> {
+        guard let board = loaded, let mark = try? NewsMark.load(session.newsMarkPath(boardID: board)),
+            let news = try? session.store().eventLog().news(
+                since: mark, mine: session.ownReplicas, newest: 0, current: NewsMark(events: 0, length: 0)),
+            news.sinceMark
+        else { return [] }
+        return Set(news.events.map(\.task))
+    }
+
+    func status() -> BoardStatus {
+        let l = context.localizer
+        // The most useful first, each with a shorter wording for a narrow
+        // terminal: the options the board was opened with, what others
+        // changed since the reader last looked (and the command that shows
+        // it), then the last sync and what waits to be sent.
+        var parts: [BoardStatus.Part] = []
+        if !typed.isEmpty { parts.append(.init(l.string(.boardFilteredBy, .text(typed.joined(separator: " "))))) }
+        if let waiting = loadedBoard.flatMap({ session.newsWaiting(on: $0) }) {
+            parts.append(
+                .init(
+                    l.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count),
+                    short: l.plural(.newsWaitingShort, count: waiting.count)))
+        }
+        // The sync state and what waits, read once for both wordings.
+        guard let (state, waiting) = List.syncWaiting(context) else {
+            return BoardStatus(link: .local, indicator: l.string(.boardLinkLocal), parts: parts)
+        }
+        let full = List.syncLine(context, state: state, waiting: waiting, style: context.style(color: false), saysOffline: false)
+        let short =
+            state.lastSync.map { l.plural(.boardSyncShort, count: waiting, .text(since($0))) }
+            ?? l.plural(.boardSyncNeverShort, count: waiting)
+        parts.append(.init(full, short: short))
+        // A sync under way is said on the left, first; the link keeps what the last one found.
+        if lock.withLock({ syncing }) { parts.insert(.init(l.string(.boardLinkSyncing)), at: 0) }
+        if state.lastAttempt == nil {
+            return BoardStatus(link: .syncing, indicator: l.string(.boardLinkSyncing), parts: parts)
+        }
+        if let at = state.wentOffline {
+            return BoardStatus(link: .offline, indicator: l.string(.boardLinkOffline, .text(since(at))), parts: parts)
+        }
+        return BoardStatus(link: .online, indicator: l.string(.boardLinkOnline), parts: parts)
+    }
+
+    /// When the board went offline: the time alone today, else the date and time.
+    private func since(_ stored: String) -> String {
+        let style = context.style(color: false)
+        guard let date = Timestamp.parse(stored, zone: context.environment.timeZone),
+            Timestamp.civilDate(of: date, in: context.environment.timeZone) == context.environment.today
+        else { return style.dateTime(stored) }
+        return style.time(stored)
+    }
+
+    func today() -> CivilDate { context.environment.today }
+
+    func reminders(_ tasks: [BoardTask]) -> [TaskID: String] {
+        let style = context.style(color: false)
+        let due = context.reminders.due(
+            session.remindable(tasks), now: context.environment.now(), zone: context.environment.timeZone)
+        return Dictionary(
+            due.map { task in
+                (task.id, context.localizer.string(.remindLine, context.shown(task.title), .text(task.due.map(style.date) ?? "")))
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func fingerprint() -> String {
+        guard let store = try? session.store().targetPath() else { return "" }
+        let paths = [store, String(store.dropLast(store.hasSuffix(".json") ? 5 : 0)) + ".events.jsonl"]
+        return paths.map { path -> String in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "-" }
+            return "\(info.st_size):\(info.st_mtim.tv_sec):\(info.st_mtim.tv_nsec):\(info.st_ino)"
+        }.joined(separator: "|")
+    }
+
+    func describe(_ error: Error) -> String {
+        ErrorReport.describe(
+            error, localizer: context.localizer, when: context.style(color: false).momentInSentence,
+            reader: context.environment.user
+        ).lines.joined(separator: " ")
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+
+/// `pm news`: what others changed since you last looked (DESIGN.md §13),
+/// per person with counts, then card by card, newest first, in the
+/// reader's language and time zone; then marked seen.
+struct News: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "news", abstract: help(.helpCommandNews)) }
+
+    @Flag(help: ArgumentHelp(help(.helpPeek))) var peek = false
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var colors: ColorOption
+
+    /// How many of the newest events a first look reads (nothing marked yet).
+    static let firstLook = 50
+
+    func run(in context: ProcessContext) throws {
+        let env = context.environment
+        let store = context.session.store()
+        guard let board = try store.load() else {
+            context.output.line(output.json ? "[]" : context.localizer.string(.newsNone))
+            return
+        }
+        let markPath = NewsMark.path(stateDirectory: env.stateDirectory, boardID: board.id, user: env.user)
+        let mark = try NewsMark.load(markPath)
+        let news = try store.eventLog().news(
+            since: mark, mine: context.session.ownReplicas, newest: Self.firstLook,
+            current: NewsMark(events: board.log.events, length: board.log.length))
+        // Newest first, as history reads; only copies the board takes, each
+        // change naming its copy's person when it names someone else.
+        let ledger = try store.replicaLedger()
+        let entries = ledger.historyEntries(news.events).reversed() as [HistoryEvent]
+        if output.json {
+            context.output.line(HistoryJSON.array(entries))
+        } else {
+            render(entries, sinceMark: news.sinceMark, board: board, context: context)
+        }
+        // Shown first: marked seen only once it reached the reader.
+        try context.output.flush()
+        if !peek, mark != news.end { try news.end.save(markPath) }
+    }
+
+    private func render(_ entries: [HistoryEvent], sinceMark: Bool, board: Board, context: ProcessContext) {
+        let l = context.localizer
+        guard !entries.isEmpty else {
+            context.output.line(l.string(.newsNone))
+            return
+        }
+        let style = context.style(color: colors.useColor(context))
+        context.output.line(style.bold(l.plural(sinceMark ? .newsHeader : .newsRecent, count: entries.count)))
+        // What the changes amount to: a change and its undo say nothing, an import is one line.
+        let (kept, cancelled) = NewsFold.fold(entries)
+        let (imports, rest) = NewsFold.imports(kept)
+        // Per person, in the order of their newest change: counts by what they did.
+        let view = HistoryView(localizer: l, style: style, reader: context.environment.user)
+        var people: [String] = []
+        var counts: [String: [HistoryAction: Int]] = [:]
+        var imported: [String: Int] = [:]
+        var cancelledBy: [String: Int] = [:]
+        for entry in entries where !people.contains(view.who(entry)) { people.append(view.who(entry)) }
+        for entry in rest { counts[view.who(entry), default: [:]][entry.action, default: 0] += 1 }
+        for step in imports {
+            let who = view.who(step.entries[0])
+            switch step.kind {
+            case .imported: imported[who, default: 0] += step.entries.count
+            case .undone: counts[who, default: [:]][.removed, default: 0] += step.entries.count
+            case .redone: counts[who, default: [:]][.added, default: 0] += step.entries.count
+            }
+        }
+        for entry in cancelled { cancelledBy[view.who(entry), default: 0] += 1 }
+        let kinds: [(HistoryAction, L10nPluralKey)] = [
+            (.added, .newsAdded), (.moved, .newsMoved), (.edited, .newsEdited), (.removed, .newsRemoved),
+        ]
+        for person in people {
+            let parts =
+                [imported[person].map { l.plural(.newsImported, count: $0) }]
+                + kinds.map { action, key in counts[person]?[action].map { l.plural(key, count: $0) } }
+                + [cancelledBy[person].map { l.plural(.newsCancelled, count: $0) }]
+            context.output.line(
+                "  " + l.string(.newsPerson, .text(person), .text(parts.compactMap { $0 }.joined(separator: " · "))))
+        }
+        // Card by card, and each import as one line, the most recent first.
+        enum Block {
+            case card(TaskID)
+            case step(NewsFold.ImportStep)
+        }
+        var blocks: [(newest: String, order: Int, block: Block)] = []
+        var byCard: [TaskID: [HistoryEvent]] = [:]
+        for entry in rest {
+            if byCard[entry.taskID] == nil { blocks.append((entry.at, blocks.count, .card(entry.taskID))) }
+            byCard[entry.taskID, default: []].append(entry)
+        }
+        for step in imports { blocks.append((step.entries[0].at, blocks.count, .step(step))) }
+        // Newest first (ISO times order as text); ties keep the order read.
+        blocks.sort { ($0.newest, -$0.order) > ($1.newest, -$1.order) }
+        for (_, _, block) in blocks {
+            context.output.line("")
+            switch block {
+            case .card(let card):
+                let events = byCard[card] ?? []
+                let title = board.task(card)?.title ?? events.first?.title ?? ""
+                context.output.line(style.bold(TextSafety.escaped(title)))
+                for line in view.lines(events) { context.output.line("  " + line) }
+            case .step(let step):
+                let key: L10nPluralKey =
+                    switch step.kind {
+                    case .imported: .newsImportLine
+                    case .undone: .newsImportUndone
+                    case .redone: .newsImportRedone
+                    }
+                let first = step.entries[0]
+                context.output.line(
+                    "  "
+                        + l.string(
+                            .historyLine, .text(style.dim(style.dateTime(first.at))), .text(view.who(first)),
+                            .text(l.plural(key, count: step.entries.count))))
+            }
+        }
+    }
+}

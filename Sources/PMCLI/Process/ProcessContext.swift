@@ -1,0 +1,251 @@
+import FoundationEssentials
+import PMCore
+import PMKit
+import PMLocalization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The only place that reads the process environment: everything a command
+/// needs, built once (STYLE.md "Side effects are injected").
+struct ProcessContext {
+    /// The board and the person: every use case goes through it.
+    let session: BoardSession
+    var environment: PMEnvironment { session.environment }
+    var localizer: Localizer
+    /// ICU locale for dates (`LC_ALL`, `LC_TIME`, `LANG`).
+    var formatLocale: String
+    var output: Output
+    /// Terminal width in cells: `COLUMNS`, else the terminal, else 80.
+    var width: Int
+    var stdoutIsTerminal: Bool
+    var noColor: Bool
+    /// Between syncs under `pm sync --watch` and in `pm board`
+    /// (`PM_SYNC_INTERVAL`, 0.1 s to a day; default 30 s).
+    var syncIntervalMilliseconds = 30_000
+    /// A `PM_SYNC_INTERVAL` that is no interval: refused by the two commands
+    /// that wait it (``syncInterval()``), not by every command (a typo there
+    /// must not stop `pm add`).
+    var badSyncInterval: String?
+
+    /// The interval between syncs, or the usage error of a bad `PM_SYNC_INTERVAL`.
+    func syncInterval() throws -> Int {
+        if let badSyncInterval { throw CLIError.invalidEnvironment("PM_SYNC_INTERVAL", badSyncInterval) }
+        return syncIntervalMilliseconds
+    }
+    /// When reminders fire (`PM_REMIND_AT`, default 09:00).
+    var reminders: ReminderSchedule { session.settings.reminders }
+
+    /// The process's variables, read once.
+    static let variables = ProcessInfo.processInfo.environment
+
+    /// The localizer for the process's language; also used for help texts.
+    static let localizer = Localizer(
+        chain: LanguageResolver.messageChain(environment: variables),
+        source: TableSource(overrideDirectory: variables["PM_LOCALIZATION_DIR"].flatMap { $0.isEmpty ? nil : $0 }))
+
+    /// Builds the live context.
+    /// - Parameter boardOverride: `--board`, when given.
+    /// - Throws: ``CLIError/invalidEnvironment`` for a malformed `PM_NOW` or `PM_LOCK_TIMEOUT`.
+    static func live(boardOverride: String?) throws -> ProcessContext {
+        let variables = Self.variables
+        let timeZone = Self.timeZone(variables["TZ"])
+        let now: @Sendable () -> Date
+        if let fixed = variables["PM_NOW"], !fixed.isEmpty {
+            // A day's margin inside years 1…9999, so that "today" is a day a
+            // board can hold in every time zone.
+            guard let date = Timestamp.parse(fixed, zone: timeZone), date >= Self.earliestNow, date <= Self.latestNow else {
+                throw CLIError.invalidEnvironment("PM_NOW", fixed)
+            }
+            now = { date }
+        } else {
+            now = { Date() }
+        }
+        let home = nonEmpty(variables["HOME"]) ?? "/"
+        // The XDG spec: a relative value is invalid and ignored.
+        let dataHome = absolute(variables["XDG_DATA_HOME"]) ?? home + "/.local/share"
+        let stateHome = absolute(variables["XDG_STATE_HOME"]) ?? home + "/.local/state"
+        let board = nonEmpty(boardOverride) ?? nonEmpty(variables["PM_BOARD"]) ?? dataHome + "/pm/board.json"
+        let user = userName(variables)
+        var lockTimeout = 5000
+        if let text = nonEmpty(variables["PM_LOCK_TIMEOUT"]) {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+                throw CLIError.invalidEnvironment("PM_LOCK_TIMEOUT", text)
+            }
+            lockTimeout = Int(seconds * 1000)
+        }
+        var syncInterval = 30_000
+        var badSyncInterval: String?
+        if let text = nonEmpty(variables["PM_SYNC_INTERVAL"]) {
+            // A whole number of milliseconds, so that what the banner says is
+            // what pm waits: `inf` would stop polling, `1e-9` spin.
+            if let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400,
+                (seconds * 1000).rounded() == seconds * 1000
+            {
+                syncInterval = Int(seconds * 1000)
+            } else {
+                badSyncInterval = text
+            }
+        }
+        var reminders = ReminderSchedule()
+        if let text = nonEmpty(variables["PM_REMIND_AT"]) {
+            guard let parsed = ReminderSchedule(parsing: text) else { throw CLIError.invalidEnvironment("PM_REMIND_AT", text) }
+            reminders = parsed
+        }
+        let environment = PMEnvironment(
+            now: now, makeID: { PMEnvironment.randomID() }, timeZone: timeZone, user: user, boardPath: board,
+            stateDirectory: stateHome + "/pm")
+        var settings = BoardSession.Settings()
+        settings.lockTimeoutMilliseconds = lockTimeout
+        settings.boardFromOption = nonEmpty(boardOverride) != nil
+        settings.reminders = reminders
+        settings.processVariables = variables
+        let isTerminal = isatty(STDOUT_FILENO) == 1
+        var context = ProcessContext(
+            session: BoardSession(environment: environment, settings: settings), localizer: localizer,
+            formatLocale: LanguageResolver.formatLocale(environment: variables), output: Output(),
+            width: terminalWidth(variables["COLUMNS"], isTerminal: isTerminal), stdoutIsTerminal: isTerminal,
+            noColor: nonEmpty(variables["NO_COLOR"]) != nil)
+        context.session.notice = { [localizer, output = context.output] notice in
+            SessionNotices.say(notice, output: output, localizer: localizer)
+        }
+        context.session.afterChange = { [unowned session = context.session] board in
+            DesktopReminders.afterChange(board, session: session)
+        }
+        context.syncIntervalMilliseconds = syncInterval
+        context.badSyncInterval = badSyncInterval
+        return context
+    }
+
+    static let earliestNow = Date(timeIntervalSince1970: Double(CivilDate.first.daysSince1970 + 1) * 86_400)
+    static let latestNow = Date(timeIntervalSince1970: Double(CivilDate.last.daysSince1970) * 86_400 - 1)
+
+    /// `TZ` as glibc reads it: a zone file's name (`:Asia/Seoul`, `Asia/Seoul`)
+    /// or a POSIX string (`KST-9`); unset means the system's zone.
+    static func timeZone(_ value: String?) -> Zone {
+        guard let value else { return Zone.system() }
+        return Zone(tz: value)
+    }
+
+    /// The width of the terminal the user sits at: `COLUMNS`, else standard
+    /// output's terminal, else the controlling terminal (so `pm list | less`
+    /// fills a wide window), else 80.
+    static func terminalWidth(_ columns: String?, isTerminal: Bool) -> Int {
+        if let columns, let value = Int(columns), value > 0 { return min(value, 1000) }
+        var size = winsize()
+        if isTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(Int(size.ws_col), 1000) }
+        let tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        if tty >= 0 {
+            defer { close(tty) }
+            if ioctl(tty, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(Int(size.ws_col), 1000) }
+        }
+        return 80
+    }
+
+    static func absolute(_ value: String?) -> String? {
+        guard let value, value.hasPrefix("/") else { return nil }
+        return value
+    }
+
+    /// Who runs pm: PM_USER, else the login name.
+    static func userName(_ variables: [String: String]) -> String {
+        nonEmpty(variables["PM_USER"]) ?? nonEmpty(variables["USER"]) ?? "unknown"
+    }
+
+    static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// Errors of the command layer itself.
+enum CLIError: Error {
+    /// An environment variable has a value pm cannot use.
+    case invalidEnvironment(String, String)
+    /// `--due` and `--no-due` together.
+    case dueAndNoDue
+    /// `pm edit` with nothing to change.
+    case nothingToEdit
+    /// `--limit` below 1.
+    case invalidLimit(Int)
+    /// A command-line argument (1-based) is not valid UTF-8.
+    case argumentNotUTF8(Int)
+    /// Standard output could not be written; `done` says what had already happened.
+    case outputFailed(SystemCallError, done: Output.Done)
+    /// `pm board` without a terminal on standard input and output.
+    case boardNeedsTerminal
+    /// `pm board` in a terminal that cannot move the cursor (`TERM`).
+    case boardDumbTerminal(String)
+    /// `pm export csv --delimiter` with a separator it does not offer.
+    case csvDelimiter(String)
+    /// `pm export csv --headers` with neither `local` nor `en`.
+    case csvHeaders(String)
+    /// `--member` not of the form `NAME=TEAMMATE`.
+    case importMember(String)
+    /// `--map` not of the form `LIST=STATE`.
+    case importMap(String)
+}
+
+/// Where text goes: standard output (buffered, written at the end, every
+/// failure reported) and standard error (written at once).
+final class Output {
+    /// What a command has already done when its output fails: the message
+    /// must say so, or a script retries and repeats it.
+    enum Done {
+        case nothing
+        case changedBoard
+        case wroteFile(String)
+    }
+
+    private var buffer: [UInt8] = []
+    /// Set by a command once its change is saved.
+    var done = Done.nothing
+
+    init() {}
+
+    func write(_ text: String) { buffer.append(contentsOf: text.utf8) }
+    func line(_ text: String = "") {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(0x0A)
+    }
+
+    /// Writes lines already made as UTF-8, each ended by a newline.
+    func bytes(_ lines: [UInt8]) {
+        if buffer.isEmpty { buffer = lines } else { buffer.append(contentsOf: lines) }
+    }
+
+    /// Writes an error line, after what standard output holds so far.
+    func errorLine(_ text: String) {
+        try? flush()
+        _ = Self.writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes what is buffered to standard output.
+    /// - Throws: ``CLIError/outputFailed(_:done:)`` when it cannot (a full
+    ///   disk, a closed descriptor); a closed pipe (`pm list | head`) is quiet.
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        let bytes = buffer
+        buffer.removeAll()
+        if let code = Self.writeAll(bytes, to: STDOUT_FILENO), code != EPIPE {
+            throw CLIError.outputFailed(SystemCallError(call: "write", code: code), done: done)
+        }
+    }
+
+    /// Writes every byte; the `errno` of a failure, nil on success.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Glibc.write(descriptor, base + offset, raw.count - offset)
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return errno }
+            if count == 0 { return EIO }
+            offset += count
+        }
+        return nil
+    }
+}

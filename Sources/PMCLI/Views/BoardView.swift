@@ -1,0 +1,194 @@
+import PMBoardUI
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+
+/// Renders `pm list`: three columns side by side, fitted to the width in
+/// terminal cells, or stacked when the terminal is too narrow.
+struct BoardView {
+    /// Below this width per column, columns are stacked.
+    static let minimumColumnWidth = 20
+    static let gap = "  "
+
+    var localizer: Localizer
+    var style: TextStyle
+    var width: Int
+    var today: CivilDate
+
+    struct Column {
+        var state: TaskState
+        var tasks: [BoardTask]
+    }
+
+    /// The board's lines, as UTF-8, each ended by a newline.
+    func render(_ columns: [Column], shortIDs: ShortIDs, total: Int, overdue: Int) -> [UInt8] {
+        let deadlines = DeadlineFormatter(locale: style.formatLocale, localizer: localizer)
+        let columnWidth = (width - Self.gap.count * (columns.count - 1)) / max(columns.count, 1)
+        // Written as bytes, row by row, from each column's lines as bytes:
+        // making and joining a String per line cost as much as the rest.
+        var out: [UInt8] = []
+        if columns.count > 1, columnWidth >= Self.minimumColumnWidth {
+            let blocks = columns.map { block($0, width: columnWidth, shortIDs: shortIDs, deadlines: deadlines) }
+            let height = blocks.map(\.count).max() ?? 0
+            // Up to three bytes a cell (Hangul, the rule's "─"); room never written is never touched.
+            out.reserveCapacity(height * (3 * width + 8))
+            let blank = UInt8(ascii: " ")
+            for row in 0..<height {
+                // Padding only up to the last column with something on this row: no trailing blanks.
+                if let lastFilled = blocks.lastIndex(where: { row < $0.count && !$0.isEmpty(row) }) {
+                    for index in 0...lastFilled {
+                        var cellWidth = 0
+                        if row < blocks[index].count {
+                            blocks[index].append(row, to: &out)
+                            cellWidth = blocks[index].width(row)
+                        }
+                        if index < lastFilled {
+                            out.append(contentsOf: repeatElement(blank, count: max(0, columnWidth - cellWidth) + Self.gap.count))
+                        }
+                    }
+                }
+                out.append(0x0A)
+            }
+        } else {
+            let fullWidth = max(width, 10)
+            for (index, column) in columns.enumerated() {
+                if index > 0 { out.append(0x0A) }
+                let lines = block(column, width: fullWidth, shortIDs: shortIDs, deadlines: deadlines)
+                for row in 0..<lines.count {
+                    lines.append(row, to: &out)
+                    out.append(0x0A)
+                }
+            }
+        }
+        let summary = localizer.plural(.listSummary, count: total)
+        var footer = TerminalCells.truncate(summary, toWidth: width)
+        if overdue > 0 {
+            let late = localizer.plural(.listOverdue, count: overdue)
+            let room = width - TerminalCells.width(of: summary) - 3
+            if room >= TerminalCells.width(of: late) { footer += " · " + style.red(late) }
+        }
+        out.append(0x0A)
+        out.append(contentsOf: footer.utf8)
+        out.append(0x0A)
+        return out
+    }
+
+    /// A column's lines, as UTF-8 in one buffer, each with its width in
+    /// cells (colour codes take none).
+    struct Lines {
+        private var bytes: [UInt8] = []
+        /// Where each line ends in `bytes`, and its width.
+        private var ends: [(end: Int, width: Int)] = []
+
+        var count: Int { ends.count }
+
+        private func range(_ row: Int) -> Range<Int> { (row == 0 ? 0 : ends[row - 1].end)..<ends[row].end }
+        func isEmpty(_ row: Int) -> Bool { range(row).isEmpty }
+        func width(_ row: Int) -> Int { ends[row].width }
+        func append(_ row: Int, to out: inout [UInt8]) { out.append(contentsOf: bytes[range(row)]) }
+
+        /// Adds to the line being made.
+        mutating func add(_ text: String) { add(text, prefix: .max) }
+
+        /// Adds the first `count` UTF-8 bytes of `text`.
+        mutating func add(_ text: String, prefix count: Int) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(count))) }
+        }
+        /// Adds the first `digits` hex digits of `id`.
+        mutating func addHexPrefix(of id: TaskID, _ digits: Int) { id.appendHexPrefix(digits, to: &bytes) }
+
+        /// Ends the line being made, `width` cells wide.
+        mutating func end(width: Int) { ends.append((bytes.count, width)) }
+        /// A whole line.
+        mutating func line(_ text: String, width: Int) {
+            add(text)
+            end(width: width)
+        }
+    }
+
+    private func block(_ column: Column, width: Int, shortIDs: ShortIDs, deadlines: DeadlineFormatter) -> Lines {
+        var lines = Lines()
+        let name = localizer.string(StateNames.key(column.state))
+        let header = TerminalCells.truncate(
+            localizer.plural(.listHeader, count: column.tasks.count, .text(name)), toWidth: width)
+        lines.line(style.bold(header), width: TerminalCells.width(of: header))
+        lines.line(String(repeating: "─", count: width), width: width)
+        if column.tasks.isEmpty {
+            let empty = TerminalCells.truncate(localizer.string(.listEmptyColumn), toWidth: width)
+            lines.line(style.dim(empty), width: TerminalCells.width(of: empty))
+        }
+        // Ids are hex digits and indents spaces: their lengths in bytes are
+        // their widths in cells (String.count walks graphemes, per row).
+        var indents: [Int: String] = [:]
+        let dim = style.dimCodes
+        for task in column.tasks {
+            let idCells = shortIDs.digits(of: task.id) ?? TaskLookup.minimumPrefix
+            let title = TextSafety.escaped(task.title)
+            let room = max(1, width - idCells - 1)
+            // The id written as hex digits where it goes, dimmed when in colour.
+            if !dim.start.isEmpty { lines.add(dim.start) }
+            lines.addHexPrefix(of: task.id, idCells)
+            if !dim.end.isEmpty { lines.add(dim.end) }
+            lines.add(" ")
+            // Cut where it lies, without making the cut title as a String.
+            if let fitted = TerminalCells.fitPrefix(title, toWidth: room) {
+                lines.add(title, prefix: fitted.kept)
+                if fitted.ellipsis { lines.add("…") }
+                lines.end(width: idCells + 1 + fitted.width)
+            } else {
+                let fitted = TerminalCells.fit(title, toWidth: room)
+                lines.add(fitted.text)
+                lines.end(width: idCells + 1 + fitted.width)
+            }
+            let indentCells = min(idCells + 1, max(0, width - 4))
+            let indent: String
+            if let known = indents[indentCells] {
+                indent = known
+            } else {
+                indent = String(repeating: " ", count: indentCells)
+                indents[indentCells] = indent
+            }
+            // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
+            var marks: [String] = []
+            if !task.conflicts.isEmpty {
+                let fields = task.conflicts.keys.sorted().map { FieldNames.label($0, localizer) }.joined(separator: ", ")
+                // After the colon as the language writes it (French: « Conflit : titre »).
+                marks.append(localizer.string(.listConflict, .text(localizer.afterColon(fields))))
+            }
+            if task.restored { marks.append(localizer.string(.listRestored)) }
+            // The deadline first, then who, then sync's marks: the board's order (one card, one form).
+            if let due = task.due {
+                let overdue = task.isOverdue(today: today)
+                // At 80 columns a column has 25 cells: a compact date, and if
+                // need be a shallower indent, keep the deadline whole.
+                var lead = indent
+                var label = deadlines.label(due, overdue: overdue, fitting: width - indentCells, today: today)
+                if TerminalCells.width(of: label) > width - indentCells {
+                    lead = String(indent.prefix(2))
+                    label = deadlines.label(due, overdue: overdue, fitting: width - lead.utf8.count, today: today)
+                }
+                let text = TerminalCells.fit(label, toWidth: max(1, width - lead.utf8.count))
+                lines.add(lead)
+                lines.add(overdue ? style.red(text.text) : text.text)
+                lines.end(width: lead.utf8.count + text.width)
+            }
+            if !task.assignees.isEmpty {
+                let names = TerminalCells.truncate(
+                    task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "),
+                    toWidth: max(1, width - indentCells))
+                lines.add(indent)
+                lines.add(style.dim(names))
+                lines.end(width: indentCells + TerminalCells.width(of: names))
+            }
+            for mark in marks {
+                let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
+                lines.add(indent)
+                lines.add(style.red(text))
+                lines.end(width: indentCells + TerminalCells.width(of: text))
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,60 @@
+import PMCore
+import PMICU
+
+/// Text a reader types to find a task (`pm list --grep`, the board's `/`):
+/// the reader's collation at the primary level, case and accents ignored.
+public struct TextMatch {
+    private let collator: ICUCollator?
+
+    public init(locale: String) {
+        collator = ICUCollator.ignoringCaseAndAccents(locale: locale)
+    }
+
+    /// Whether `text` is in the task's title or body.
+    public func finds(_ text: String, in task: BoardTask) -> Bool {
+        if let collator { return collator.contains(text, in: task.title) || collator.contains(text, in: task.body) }
+        // No collator from ICU: still filter, ignoring case only.
+        let needle = text.lowercased()
+        return task.title.lowercased().contains(needle) || task.body.lowercased().contains(needle)
+    }
+}
+
+/// The board as a front end shows it: what it reads, never changes.
+extension BoardSession {
+    /// The board and the tasks a view shows.
+    public struct Snapshot {
+        public var board: Board
+        /// The tasks `filter` and the text admit, in the board's order.
+        public var tasks: [BoardTask]
+    }
+
+    /// The board, and the tasks that `filter` admits and that hold `text`
+    /// (in the reader's `locale`'s collation).
+    public func snapshot(filter: TaskFilter = TaskFilter(), text: String? = nil, locale: String) throws -> Snapshot {
+        let board = try loadBoard()
+        let today = environment.today
+        var tasks = filter.isEmpty ? board.tasks : board.tasks.filter { filter.admits($0, today: today) }
+        if let text {
+            let match = TextMatch(locale: locale)
+            tasks = tasks.filter { match.finds(text, in: $0) }
+        }
+        return Snapshot(board: board, tasks: tasks)
+    }
+
+    /// How many changes by others wait for `pm news` since the reader last
+    /// looked (whole: all of them were counted); nil when none, or never
+    /// looked. Reads only what arrived since, and at most 4 MiB of it. The
+    /// copies the board leaves out (``ReplicaLedger``) are no news either.
+    public func newsWaiting(on board: Board) -> (count: Int, whole: Bool)? {
+        let passedBy = ownReplicas.union(board.log.replicas?.setAside ?? [])
+        guard let mark = try? NewsMark.load(newsMarkPath(boardID: board.id)), let log = try? store().eventLog(),
+            let waiting = try? log.othersWaiting(since: mark, mine: passedBy, limit: 4 << 20), waiting.count > 0
+        else { return nil }
+        return waiting
+    }
+
+    /// The history, newest first (`task`: only that task's, by id or its start).
+    public func history(limit: Int, task: String? = nil) throws -> [HistoryEvent] {
+        try store().recentHistory(limit: limit, task: task)
+    }
+}
