@@ -7,6 +7,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -52,10 +53,13 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     let context: ProcessContext
     var session: BoardSession { context.session }
     /// Background sync (a remote set): one at a time, every interval and after a change here.
-    private let lock = Lock()
-    private var syncing = false
-    private var lastSync = Date.distantPast
-    private var syncedFingerprint = ""
+    private let background = Mutex(Background())
+    private struct Background {
+        var syncing = false
+        /// When the last sync started, on the session's monotonic clock.
+        var lastSync: Double?
+        var syncedFingerprint = ""
+    }
     private var interval: Double { Double(context.syncIntervalMilliseconds) / 1000 }
 
     /// The filter the board was opened with (`pm board --mine --overdue`),
@@ -77,12 +81,15 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
 
     func tick() {
         guard let state = try? context.session.syncState().load(), let remote = state.remote else { return }
-        let now = Date()
+        let now = session.settings.monotonicSeconds()
         let current = fingerprint()
-        let start = lock.withLock { () -> Bool in
-            guard !syncing, now.timeIntervalSince(lastSync) >= interval || current != syncedFingerprint else { return false }
-            syncing = true
-            lastSync = now
+        let interval = interval
+        let start = background.withLock { state -> Bool in
+            guard !state.syncing,
+                state.lastSync.map({ now - $0 >= interval }) ?? true || current != state.syncedFingerprint
+            else { return false }
+            state.syncing = true
+            state.lastSync = now
             return true
         }
         guard start else { return }
@@ -90,9 +97,9 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         DispatchQueue.global().async { [self] in
             _ = try? syncer.sync()
             let after = fingerprint()
-            lock.withLock {
-                syncing = false
-                syncedFingerprint = after
+            background.withLock { state in
+                state.syncing = false
+                state.syncedFingerprint = after
             }
         }
     }
@@ -222,7 +229,7 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             ?? l.plural(.boardSyncNeverShort, count: waiting)
         parts.append(.init(full, short: short))
         // A sync under way is said on the left, first; the link keeps what the last one found.
-        if lock.withLock({ syncing }) { parts.insert(.init(l.string(.boardLinkSyncing)), at: 0) }
+        if background.withLock({ $0.syncing }) { parts.insert(.init(l.string(.boardLinkSyncing)), at: 0) }
         if state.lastAttempt == nil {
             return BoardStatus(link: .syncing, indicator: l.string(.boardLinkSyncing), parts: parts)
         }

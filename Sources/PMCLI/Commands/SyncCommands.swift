@@ -134,10 +134,11 @@ struct SyncWatch {
         let logPath = try context.session.store().eventLog().path
         func logSize() -> Int64 { ((try? PosixFileSystem().status(logPath)) ?? nil)?.size ?? -1 }
         var seenSize: Int64 = -2
-        var lastSync = Date.distantPast
+        let clock = context.session.settings.monotonicSeconds
+        var lastSync: Double?
         let setting = try context.session.syncState().load()
         while true {
-            if logSize() != seenSize || Date().timeIntervalSince(lastSync) >= interval {
+            if logSize() != seenSize || lastSync.map({ clock() - $0 >= interval }) ?? true {
                 // `pm remote remove` under the watch: it ends, as asked.
                 guard try context.session.keepRemote(setting) else {
                     context.output.line(context.localizer.string(.remoteNone))
@@ -145,13 +146,13 @@ struct SyncWatch {
                 }
                 do {
                     context.reportSync(
-                        try context.session.sync(target), target: target, quietWhenIdle: lastSync != .distantPast)
+                        try context.session.sync(target), target: target, quietWhenIdle: lastSync != nil)
                 } catch let error as SessionError {
                     context.output.errorLine(context.describe(error).joined(separator: "\n"))
                 }
                 try context.output.flush()
                 seenSize = logSize()
-                lastSync = Date()
+                lastSync = clock()
             }
             var wait = timespec(tv_sec: 0, tv_nsec: 200_000_000)
             if sigtimedwait(&stops, nil, &wait) > 0 { return }

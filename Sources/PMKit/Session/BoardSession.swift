@@ -33,6 +33,14 @@ public final class BoardSession: @unchecked Sendable {
         public var reminders = ReminderSchedule()
         /// The variables a git remote's command runs with (its credentials, `GIT_*`).
         public var processVariables: [String: String] = [:]
+        /// Seconds on a clock that only moves forward, for intervals (a
+        /// watch's next sync): never the wall clock, which `PM_NOW` fixes
+        /// and a clock change moves.
+        public var monotonicSeconds: @Sendable () -> Double = {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
 
         public init() {}
     }
