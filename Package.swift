@@ -69,12 +69,12 @@ let package = Package(
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMICU", "PMTestSupport"]),
-        .testTarget(name: "PMCLITests", dependencies: ["PMCLI"]),
+        .testTarget(name: "PMCLITests", dependencies: ["PMCLI", "PMCore", "PMKit", "PMLocalization", "PMSync"]),
         .testTarget(
             name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PMEndToEndTests",
-            dependencies: ["pm", "PMCore", "PMICU", "PMTestSupport"],
+            dependencies: ["pm", "PMCLI", "PMCore", "PMICU", "PMTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -33,9 +33,9 @@ struct ProcessRunner: Sendable {
         _ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Double, idle: Double? = nil,
         progress: (() -> Int)? = nil
     ) throws -> Result {
-        let out = try Self.scratchFile()
+        let out = try scratchFile()
         defer { _ = close(out) }
-        let err = try Self.scratchFile()
+        let err = try scratchFile()
         defer { _ = close(err) }
 
         var actions = posix_spawn_file_actions_t()
@@ -114,8 +114,8 @@ struct ProcessRunner: Sendable {
     }
 
     /// A temporary file already unlinked: gone when closed, whatever happens.
-    private static func scratchFile() throws -> Int32 {
-        let base = ProcessVariables.value("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    private func scratchFile() throws -> Int32 {
+        let base = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array((base + "/pm-run-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw SpawnError(call: "mkstemp", code: errno) }
@@ -172,13 +172,5 @@ struct ProcessRunner: Sendable {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-}
-
-/// The process's environment variables, read straight from `environ`.
-enum ProcessVariables {
-    static func value(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
     }
 }

@@ -200,7 +200,7 @@ private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_ac
 }()
 
 /// A temporary file already unlinked: gone when closed, whatever happens.
-private func scratchFile() throws -> Int32 {
+public func scratchFile() throws -> Int32 {
     var template = Array((NSTemporaryDirectory() + "/pm-test-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -210,7 +210,7 @@ private func scratchFile() throws -> Int32 {
 }
 
 /// Everything a scratch file holds.
-private func contents(_ descriptor: Int32) -> Data {
+public func contents(_ descriptor: Int32) -> Data {
     var bytes = Data()
     var chunk = [UInt8](repeating: 0, count: 65_536)
     var offset = 0

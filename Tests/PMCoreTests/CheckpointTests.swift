@@ -120,6 +120,16 @@ import Testing
         return (dir, titles)
     }
 
+    /// A fresh copy of a board made by ``board(behind:)``: the same files,
+    /// byte for byte, without making its changes again one by one.
+    func copy(_ board: (TemporaryDirectory, [String])) throws -> (TemporaryDirectory, [String]) {
+        let dir = TemporaryDirectory()
+        for name in try FileManager.default.contentsOfDirectory(atPath: board.0.path) {
+            try FileManager.default.copyItem(atPath: board.0.file(name), toPath: dir.file(name))
+        }
+        return (dir, board.1)
+    }
+
     func titles(_ dir: TemporaryDirectory) throws -> [String] { try store(dir).load()?.tasks.map(\.title).sorted() ?? [] }
 
     @Test(arguments: [ENOSPC, EIO, EACCES, EROFS])
@@ -129,8 +139,9 @@ import Testing
         #expect(try store(probeDir, probe).checkpoint() == 20)
         let calls = probe.callCount
         #expect(calls >= 5)
+        let template = try board(behind: 20)
         for n in 1...calls {
-            let (dir, expected) = try board(behind: 20)
+            let (dir, expected) = try copy(template)
             let faulty = FaultInjectingFileSystem(failingCall: n, code: code)
             do {
                 _ = try store(dir, faulty).checkpoint()
@@ -158,8 +169,9 @@ import Testing
             Array(try Data(contentsOf: URL(fileURLWithPath: probeDir.file("board.json")))), path: "b")
         #expect(written.tasks.contains { $0.title == "crossing" }, "the change that crosses the bound writes the checkpoint")
         let calls = probe.callCount
+        let template = try board(behind: behind)
         for n in 1...calls {
-            let (dir, expected) = try board(behind: behind)
+            let (dir, expected) = try copy(template)
             let faulty = FaultInjectingFileSystem(failingCall: n, code: code)
             var failed = false
             do {

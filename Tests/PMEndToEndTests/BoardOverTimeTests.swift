@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 /// `pm board` left open, as a newcomer left it (issue 21): past midnight with
 /// a clock that moves, offline for a while, idle over ssh; the delete
 /// question in three languages; conflicts chosen on the board.
-@Suite(.serialized) struct BoardOverTimeTests {
+@Suite(.serialized, .onOwnThreads) struct BoardOverTimeTests {
     typealias Session = BoardTmuxTests.Session
 
     static let faketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"

@@ -1,10 +1,11 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 /// `pm board`'s team keys in a real terminal (DESIGN.md §13): `/` filters
 /// as Korean is typed, `@` shows only mine, `T` takes a card, a card others
 /// changed since I last looked is marked, and the status line says so.
-@Suite(.serialized) struct BoardTeamTmuxTests {
+@Suite(.serialized, .onOwnThreads) struct BoardTeamTmuxTests {
     typealias Session = BoardTmuxTests.Session
 
     @Test func filterMineTakeAndNewsMarksInKorean() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Testing
 
 /// `pm board` in a real terminal: tmux on a socket of its own, keys and SGR
 /// mouse sequences sent in, the screen and the board file checked after each step.
-@Suite(.serialized) struct BoardTmuxTests {
+@Suite(.serialized, .onOwnThreads) struct BoardTmuxTests {
     final class Session {
         let socket = "pm-test-\(UUID().uuidString.prefix(8))"
         let pm: PMBinary

@@ -6,7 +6,7 @@ import Testing
 /// from Debian's packages, at a phone's and a desktop's width, in three
 /// languages. The screenshots stay in `$PM_SCREENSHOTS` (default
 /// /tmp/pm-html-screenshots) to be looked at.
-@Suite(.serialized) struct HTMLExportTests {
+@Suite(.serialized, .onOwnThreads) struct HTMLExportTests {
     static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }

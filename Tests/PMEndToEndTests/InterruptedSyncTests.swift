@@ -11,7 +11,7 @@ import Testing
 /// changes as waiting (a folder's files are seen directly, a git remote is
 /// asked), and the state says so from then on; one killed before they
 /// landed still counts them, and the next sync sends them.
-@Suite struct InterruptedSyncTests {
+@Suite(.onOwnThreads) struct InterruptedSyncTests {
     typealias Copy = SyncEndToEndTests.Copy
 
     static func waiting(_ copy: Copy) throws -> Int {

@@ -68,12 +68,14 @@ import Testing
                     #expect(gap.allSatisfy { $0 == " " }, "\(language) \(width): spill at \(start) in '\(line)'")
                 }
             }
-            // Card lines: the id at the column start, the title one cell after it.
+            // Card lines: the id at the column start (four digits, or more
+            // when two ids share them), the title one cell after it.
             for line in rows.dropFirst(2) {
                 let cells = offsets(line)
                 for start in starts {
-                    guard let first = cells.first(where: { $0.0 == start }), first.1.isHexDigit else { continue }
-                    #expect(cells.first { $0.0 == start + 4 }?.1 == " ", "\(line)")
+                    guard let first = cells.firstIndex(where: { $0.0 == start }), cells[first].1.isHexDigit else { continue }
+                    let digits = cells[first...].prefix { $0.1.isHexDigit }.count
+                    #expect(digits >= 4 && cells.first { $0.0 == start + digits }?.1 == " ", "\(line)")
                 }
             }
         }

@@ -5,7 +5,7 @@ import Testing
 /// `pm remind --notify` against a real session bus (Debian's dbus-daemon,
 /// on a private socket) with a recording notification service on it,
 /// and the systemd user units that run it, checked by systemd itself.
-@Suite(.serialized) struct NotificationTests {
+@Suite(.serialized, .onOwnThreads) struct NotificationTests {
     static let fixtures = PMBinary.packageRoot.appendingPathComponent("Tests/PMEndToEndTests/Fixtures")
 
     func require(_ program: String) throws -> String {

@@ -106,7 +106,9 @@ import Testing
     }
 
     @Test func aLockedBoardEndsInExit75AndNamesTheHolder() throws {
-        let pm = PMBinary()
+        // The holder is this test process: pm must be another.
+        var pm = PMBinary()
+        pm.inOwnProcess = true
         try pm.run(["add", "first"])
         let before = pm.boardBytes()
         // This test process holds the lock; the file names a pm that is long gone.

@@ -1,4 +1,5 @@
 import Foundation
+import PMTestSupport
 import Testing
 
 /// A whole session of two people sharing a board through a folder, in one
@@ -6,7 +7,7 @@ import Testing
 /// offline spell, history and the board, as the binary prints them. Compared
 /// with Fixtures/<lang>/session.txt, which a native speaker reads line by
 /// line. Regenerate with `PM_UPDATE_GOLDEN=1 swift test --filter SessionTranscriptTests`.
-@Suite struct SessionTranscriptTests {
+@Suite(.onOwnThreads) struct SessionTranscriptTests {
     /// The words each language types: a column, dates, titles.
     static let typed: [String: [String: String]] = [
         "en": ["doing": "doing", "done": "done", "in3": "+3d", "friday": "friday", "next": "next monday"],

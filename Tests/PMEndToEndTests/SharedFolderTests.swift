@@ -55,7 +55,9 @@ import Testing
     /// Temp files: a live writer's is never removed; a dead writer's link is
     /// removed as a link, its target untouched.
     @Test func plantedTempFilesAreNeverFollowedAndLiveOnesAreKept() throws {
-        let pm = PMBinary()
+        // The live writer is this test process: pm must be another.
+        var pm = PMBinary()
+        pm.inOwnProcess = true
         try pm.run(["add", "kept"])
         let target = victim(pm)
         let host = ProcessInfo.processInfo.hostName

@@ -1,4 +1,5 @@
 import Foundation
+import PMCLI
 import PMTestSupport
 import Testing
 
@@ -60,10 +61,21 @@ struct PMBinary {
 
     func boardBytes() -> Data? { FileManager.default.contents(atPath: boardPath) }
 
+    /// Whether every run starts the binary, even one the test process
+    /// could make itself: set by the suites where the process is the point.
+    var inOwnProcess = false
+
+    /// Runs pm: the built binary when the test asks for a process of its
+    /// own (or names another binary), else the same entry point in this
+    /// process (``InProcessPM``).
     @discardableResult
     func run(_ arguments: [String], _ extra: [String: String] = [:], binary: String = PMBinary.path) throws -> Run {
+        let environment = environment.merging(extra) { _, new in new }
+        if binary == PMBinary.path, !inOwnProcess, InProcessPM.canRun(environment) {
+            return try InProcessPM.run(arguments, environment: environment)
+        }
         // Not Foundation's Process: see `ChildProcess`.
-        let child = try runChild(binary, arguments, environment: environment.merging(extra) { _, new in new })
+        let child = try runChild(binary, arguments, environment: environment)
         return Run(
             status: child.status, stdout: String(decoding: child.stdout, as: UTF8.self),
             stderr: String(decoding: child.stderr, as: UTF8.self))
@@ -85,6 +97,41 @@ struct PMBinary {
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+}
+
+/// pm run inside the test process, through the entry point the binary
+/// calls (``PMMain/run(_:)``) with its own arguments, variables and
+/// descriptors: the same parsing, rendering, messages and exit codes,
+/// without a process's start (most of a test run's time went there). A run
+/// that needs a process of its own — another preloaded library or faked
+/// clock, another ICU, or `PM_BINARY` naming the binary under test — starts one.
+enum InProcessPM {
+    static let own = ProcessInfo.processInfo.environment
+
+    static func canRun(_ environment: [String: String]) -> Bool {
+        if own["PM_BINARY"] != nil || own["PM_TEST_PROCESSES"] == "1" { return false }
+        // What only a process's start reads: the same as this process's, or a process.
+        for name in ["LD_PRELOAD", "FAKETIME", "FAKETIME_DONT_FAKE_MONOTONIC", "NO_FAKE_STAT"]
+        where environment[name] != own[name] {
+            return false
+        }
+        return !environment.keys.contains { ($0.hasPrefix("LD_") || $0.hasPrefix("PM_ICU_")) && environment[$0] != own[$0] }
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]) throws -> Run {
+        let output = try scratchFile()
+        defer { close(output) }
+        let errors = try scratchFile()
+        defer { close(errors) }
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(input) }
+        let invocation = Invocation(
+            arguments: arguments.map { Array($0.utf8) }, variables: environment, input: input, output: output, error: errors)
+        let status = PMMain.run(invocation)
+        return Run(
+            status: status, stdout: String(decoding: contents(output), as: UTF8.self),
+            stderr: String(decoding: contents(errors), as: UTF8.self))
+    }
 }
 
 /// Runs a Python script (an independent checker) and returns its exit status

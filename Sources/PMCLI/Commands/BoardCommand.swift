@@ -27,7 +27,8 @@ struct BoardCommand: PMCommand {
     func run(in context: ProcessContext) throws {
         let filter = try filters.filter(context)
         _ = try context.syncInterval()
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CLIError.boardNeedsTerminal }
+        let invocation = CurrentRun.now.invocation
+        guard isatty(invocation.input) == 1, isatty(invocation.output) == 1 else { throw CLIError.boardNeedsTerminal }
         // A terminal that cannot move the cursor (an editor's shell, a serial
         // console) would show escape codes: say so, and what works there.
         let term = ProcessContext.variables["TERM"] ?? ""

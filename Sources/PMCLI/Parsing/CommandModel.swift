@@ -5,7 +5,7 @@ import FoundationEssentials
 /// the one source for pm's own help, usage errors, manual pages and
 /// completion scripts. ArgumentParser cannot be told the words of its
 /// headings and errors, so pm renders those itself (L10N.md).
-struct CommandModel: Decodable {
+struct CommandModel: Decodable, Sendable {
     let commandName: String
     let aliases: [String]?
     let shouldDisplay: Bool?
@@ -14,8 +14,13 @@ struct CommandModel: Decodable {
     let subcommands: [CommandModel]?
     let arguments: [ArgumentModel]?
 
-    /// The whole tree, with help texts in the process's language.
+    /// The whole tree, with help texts in the run's language: made once per
+    /// language in a process that runs pm many times (the test suite).
     static func load() -> CommandModel {
+        CurrentRun.now.shared("commandModel", make: build)
+    }
+
+    private static func build() -> CommandModel {
         struct Dump: Decodable { let command: CommandModel }
         let json = PM._dumpHelp()
         if let dump = try? JSONDecoder().decode(Dump.self, from: Data(json.utf8)) { return dump.command }
@@ -70,10 +75,10 @@ struct CommandModel: Decodable {
     }
 }
 
-struct ArgumentModel: Decodable {
-    enum Kind: String, Decodable { case positional, option, flag }
+struct ArgumentModel: Decodable, Sendable {
+    enum Kind: String, Decodable, Sendable { case positional, option, flag }
 
-    struct Name: Decodable {
+    struct Name: Decodable, Sendable {
         let kind: String
         let name: String
         /// `--due`, `-h`.

@@ -16,34 +16,55 @@ public enum PMMain {
         signal(SIGPIPE, SIG_IGN)
         // Without ICU, the one line that says how to get it, as pm exits.
         atexit { PMMain.noteMissingICU() }
-        if let position = firstArgumentNotUTF8() { fail(CLIError.argumentNotUTF8(position)) }
-        let arguments = commandLine().dropFirst().map { String(decoding: $0, as: UTF8.self) }
+        exit(run(.process(arguments: Array(commandLine().dropFirst()))))
+    }
+
+    /// Runs pm once with what `invocation` gives it, and returns its exit
+    /// status: `pm` itself, or a test running many side by side in one
+    /// process (nothing here reads the process's own environment or
+    /// descriptors, or ends the process).
+    public static func run(_ invocation: Invocation) -> Int32 {
+        CurrentRun.$value.withValue(CurrentRun(invocation)) {
+            let status = runCurrent(invocation)
+            if !invocation.ownsProcess { noteMissingICU() }
+            return status
+        }
+    }
+
+    private static func runCurrent(_ invocation: Invocation) -> Int32 {
+        // An argument that is not UTF-8 is refused by its 1-based position:
+        // Swift would turn its bytes into U+FFFD silently, and pm would store
+        // a title the user never typed.
+        if let position = invocation.arguments.firstIndex(where: { UTF8Validation.firstInvalidOffset(in: $0) != nil }) {
+            return fail(CLIError.argumentNotUTF8(position + 1))
+        }
+        let arguments = invocation.arguments.map { String(decoding: $0, as: UTF8.self) }
         // The version alone (scripts ask it often): no command tree to build.
-        if arguments == ["--version"] { finish(printing: PM.version) }
+        if arguments == ["--version"] { return finish(printing: PM.version) }
         let command: ParsableCommand
         if let parsed = QuickParse.command(arguments) ?? parsedAlone(arguments) {
             // These run once and exit: what they read is never freed.
-            UntilExit.enable()
+            if invocation.ownsProcess { UntilExit.enable() }
             command = parsed
         } else {
             do {
                 command = try PM.parseAsRoot(arguments)
             } catch {
-                if PM.exitCode(for: error) == .success { finishHelp(arguments, error: error) }
-                failUsage(arguments)
+                if PM.exitCode(for: error) == .success { return finishHelp(arguments, error: error) }
+                return failUsage(arguments)
             }
         }
         do {
             var runnable = command
             try runnable.run()
-            exit(0)
+            return 0
         } catch let code as ExitCode {
-            exit(code.rawValue)
+            return code.rawValue
         } catch let error where !(error is PMError || error is CLIError) && PM.exitCode(for: error) == .success {
             // pm alone, pm help CMD, a group without its command: the help.
-            finishHelp(arguments, error: error)
+            return finishHelp(arguments, error: error)
         } catch {
-            fail(error)
+            return fail(error)
         }
     }
 
@@ -73,7 +94,7 @@ public enum PMMain {
 
     /// The help the arguments ask for, rendered by pm in the reader's
     /// language; `--version` as ArgumentParser prints it (a number, no words).
-    private static func finishHelp(_ given: [String], error: Error) -> Never {
+    private static func finishHelp(_ given: [String], error: Error) -> Int32 {
         // `pm --help add` asks what `pm help add` asks (as `git --help add`):
         // the words after it name a command, and one that names none is a
         // usage error (`pm --help nope`), not the main page and exit 0.
@@ -83,23 +104,23 @@ public enum PMMain {
         }
         let root = CommandModel.load()
         let width = ProcessContext.terminalWidth(
-            ProcessContext.variables["COLUMNS"], isTerminal: isatty(STDOUT_FILENO) == 1)
+            ProcessContext.variables["COLUMNS"], output: CurrentRun.now.invocation.output)
         let renderer = HelpRenderer(localizer: ProcessContext.localizer, width: width, root: root)
         let check = UsageCheck(root: root, valueLabel: renderer.valueLabel)
         // Machine output ArgumentParser makes (its JSON of the commands), untouched.
         if arguments.contains(where: { $0.hasPrefix("--experimental-dump-help") || $0.hasPrefix("--generate-completion-script") })
         {
-            finish(printing: PM.fullMessage(for: error))
+            return finish(printing: PM.fullMessage(for: error))
         }
-        if let unknown = check.unknownWordInHelp(arguments) { failUsage(arguments, found: unknown) }
-        if let path = check.helpPath(arguments) { finish(printing: renderer.render(path)) }
-        if arguments.contains("--version") { finish(printing: PM.fullMessage(for: error)) }
-        finish(printing: renderer.render(check.path(of: arguments).path))
+        if let unknown = check.unknownWordInHelp(arguments) { return failUsage(arguments, found: unknown) }
+        if let path = check.helpPath(arguments) { return finish(printing: renderer.render(path)) }
+        if arguments.contains("--version") { return finish(printing: PM.fullMessage(for: error)) }
+        return finish(printing: renderer.render(check.path(of: arguments).path))
     }
 
     /// A command line ArgumentParser refused: what is wrong, in the reader's
     /// language, and how to see the command's help. Exit 64.
-    private static func failUsage(_ arguments: [String], found: (path: [String], problem: UsageProblem)? = nil) -> Never {
+    private static func failUsage(_ arguments: [String], found: (path: [String], problem: UsageProblem)? = nil) -> Int32 {
         let localizer = ProcessContext.localizer
         let root = CommandModel.load()
         let renderer = HelpRenderer(localizer: localizer, width: 80, root: root)
@@ -129,20 +150,20 @@ public enum PMMain {
         lines[0] = localizer.string(.errorFormat, .text(localizer.afterColon(lines[0])))
         lines.append(localizer.string(.usageSeeHelp, .text(command + " --help")))
         Output().errorLine(lines.joined(separator: "\n"))
-        exit(ErrorReport.ExitStatus.usage.rawValue)
+        return ErrorReport.ExitStatus.usage.rawValue
     }
 
     /// Prints help or the version (escaped: help texts come from tables) and
     /// exits 0, or 74 when standard output cannot take it.
-    private static func finish(printing text: String) -> Never {
+    private static func finish(printing text: String) -> Int32 {
         let output = Output()
         output.line(TextSafety.escaped(text, keepNewlines: true))
         do {
             try output.flush()
         } catch {
-            fail(error)
+            return fail(error)
         }
-        exit(0)
+        return 0
     }
 
     /// Says on standard error that the system has no ICU, when this command
@@ -168,7 +189,7 @@ public enum PMMain {
     }
 
     /// Reports `error` in the reader's language and exits with its code.
-    private static func fail(_ error: Error) -> Never {
+    private static func fail(_ error: Error) -> Int32 {
         let localizer = ProcessContext.localizer
         let variables = ProcessContext.variables
         let style = TextStyle(
@@ -181,14 +202,7 @@ public enum PMMain {
         var text = localizer.string(.errorFormat, .text(localizer.afterColon(lines.first ?? "")))
         for line in lines.dropFirst() { text += "\n" + line }
         Output().errorLine(text)
-        exit(status.rawValue)
-    }
-
-    /// The 1-based position of the first argument that is not valid UTF-8:
-    /// Swift would turn its bytes into U+FFFD silently, and pm would store a
-    /// title the user never typed.
-    private static func firstArgumentNotUTF8() -> Int? {
-        commandLine().dropFirst().firstIndex { UTF8Validation.firstInvalidOffset(in: $0) != nil }
+        return status.rawValue
     }
 
     /// The command line as bytes: as the loader passed it (kept by a C

@@ -37,19 +37,18 @@ struct ProcessContext {
     /// When reminders fire (`PM_REMIND_AT`, default 09:00).
     var reminders: ReminderSchedule { session.settings.reminders }
 
-    /// The process's variables, read once.
-    static let variables = ProcessInfo.processInfo.environment
+    /// The variables of this run (the process's, read once, for `pm`).
+    static var variables: [String: String] { CurrentRun.now.invocation.variables }
 
-    /// The localizer for the process's language; also used for help texts.
-    static let localizer = Localizer(
-        chain: LanguageResolver.messageChain(environment: variables),
-        source: TableSource(overrideDirectory: variables["PM_LOCALIZATION_DIR"].flatMap { $0.isEmpty ? nil : $0 }))
+    /// The localizer for this run's language; also used for help texts.
+    static var localizer: Localizer { CurrentRun.now.localizer }
 
     /// Builds the live context.
     /// - Parameter boardOverride: `--board`, when given.
     /// - Throws: ``CLIError/invalidEnvironment`` for a malformed `PM_NOW` or `PM_LOCK_TIMEOUT`.
     static func live(boardOverride: String?) throws -> ProcessContext {
-        let variables = Self.variables
+        let invocation = CurrentRun.now.invocation
+        let variables = invocation.variables
         let timeZone = Self.timeZone(variables["TZ"])
         let now: @Sendable () -> Date
         if let fixed = variables["PM_NOW"], !fixed.isEmpty {
@@ -101,11 +100,12 @@ struct ProcessContext {
         settings.boardFromOption = nonEmpty(boardOverride) != nil
         settings.reminders = reminders
         settings.processVariables = variables
-        let isTerminal = isatty(STDOUT_FILENO) == 1
+        settings.standardInput = invocation.input
+        let isTerminal = isatty(invocation.output) == 1
         var context = ProcessContext(
             session: BoardSession(environment: environment, settings: settings), localizer: localizer,
             formatLocale: LanguageResolver.formatLocale(environment: variables), output: Output(),
-            width: terminalWidth(variables["COLUMNS"], isTerminal: isTerminal), stdoutIsTerminal: isTerminal,
+            width: terminalWidth(variables["COLUMNS"], output: invocation.output), stdoutIsTerminal: isTerminal,
             noColor: nonEmpty(variables["NO_COLOR"]) != nil)
         context.session.notice = { [localizer, output = context.output] notice in
             SessionNotices.say(notice, output: output, localizer: localizer)
@@ -131,10 +131,12 @@ struct ProcessContext {
     /// The width of the terminal the user sits at: `COLUMNS`, else standard
     /// output's terminal, else the controlling terminal (so `pm list | less`
     /// fills a wide window), else 80.
-    static func terminalWidth(_ columns: String?, isTerminal: Bool) -> Int {
+    static func terminalWidth(_ columns: String?, output: Int32) -> Int {
         if let columns, let value = Int(columns), value > 0 { return min(value, 1000) }
         var size = winsize()
-        if isTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return min(Int(size.ws_col), 1000) }
+        if isatty(output) == 1, ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return min(Int(size.ws_col), 1000)
+        }
         let tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
         if tty >= 0 {
             defer { close(tty) }
@@ -201,8 +203,14 @@ final class Output {
     private var buffer: [UInt8] = []
     /// Set by a command once its change is saved.
     var done = Done.nothing
+    /// The run's standard output and error.
+    private let standardOutput: Int32
+    private let standardError: Int32
 
-    init() {}
+    init() {
+        let invocation = CurrentRun.now.invocation
+        (standardOutput, standardError) = (invocation.output, invocation.error)
+    }
 
     func write(_ text: String) { buffer.append(contentsOf: text.utf8) }
     func line(_ text: String = "") {
@@ -218,7 +226,7 @@ final class Output {
     /// Writes an error line, after what standard output holds so far.
     func errorLine(_ text: String) {
         try? flush()
-        _ = Self.writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
+        _ = Self.writeAll(Array((text + "\n").utf8), to: standardError)
     }
 
     /// Writes what is buffered to standard output.
@@ -228,7 +236,7 @@ final class Output {
         guard !buffer.isEmpty else { return }
         let bytes = buffer
         buffer.removeAll()
-        if let code = Self.writeAll(bytes, to: STDOUT_FILENO), code != EPIPE {
+        if let code = Self.writeAll(bytes, to: standardOutput), code != EPIPE {
             throw CLIError.outputFailed(SystemCallError(call: "write", code: code), done: done)
         }
     }

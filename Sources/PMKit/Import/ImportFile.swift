@@ -7,10 +7,10 @@ import PMCore
 /// The file an import reads: a path, or `-` for standard input
 /// (`task export | pm import taskwarrior -`); at most ``ImportRules/byteLimit`` bytes.
 public enum ImportFile {
-    public static func read(_ path: String) throws -> [UInt8] {
-        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+    public static func read(_ path: String, standardInput: Int32 = 0) throws -> [UInt8] {
+        let descriptor = path == "-" ? standardInput : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw PMError.readFailed(path: path, SystemCallError(call: "open", code: errno)) }
-        defer { if descriptor != 0 { _ = close(descriptor) } }
+        defer { if path != "-" { _ = close(descriptor) } }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw PMError.readFailed(path: path, SystemCallError(call: "fstat", code: errno))

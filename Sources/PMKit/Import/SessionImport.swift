@@ -39,7 +39,7 @@ extension BoardSession {
     ///   file that is not what it claims; ``SessionError`` for a `--map` or
     ///   `--member` naming something the file does not have (nothing is imported).
     public func importFile(_ request: ImportRequest) throws -> ImportOutcome {
-        let bytes = try ImportFile.read(request.file)
+        let bytes = try ImportFile.read(request.file, standardInput: settings.standardInput)
         var options = request.options
         let names = request.mappings.map { (LooseText.fold($0.name), $0.state) }
         let recognise = options.listState

@@ -33,6 +33,8 @@ public final class BoardSession: @unchecked Sendable {
         public var reminders = ReminderSchedule()
         /// The variables a git remote's command runs with (its credentials, `GIT_*`).
         public var processVariables: [String: String] = [:]
+        /// Standard input, for an import of `-`.
+        public var standardInput: Int32 = 0
         /// Seconds on a clock that only moves forward, for intervals (a
         /// watch's next sync): never the wall clock, which `PM_NOW` fixes
         /// and a clock change moves.
