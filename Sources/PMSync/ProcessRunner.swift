@@ -44,6 +44,9 @@ struct ProcessRunner: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out, 1)
         posix_spawn_file_actions_adddup2(&actions, err, 2)
+        // The sync's lock, which the command holds too (a descriptor onto
+        // itself: inherited, its close-on-exec cleared).
+        if let lock = SyncLock.held { posix_spawn_file_actions_adddup2(&actions, lock, lock) }
 
         // The child starts with no signal blocked and SIGPIPE at its default,
         // whatever this process does with them.

@@ -20,8 +20,10 @@ public struct SyncLock: Sendable {
     /// - Throws: ``SyncError/busy`` when another sync still holds it.
     public static func acquire(_ path: String, timeout: Double = wait) throws -> SyncLock {
         try PosixFileSystem().createDirectories(Paths.parent(of: path))
-        // Not close-on-exec: the git a sync runs holds it too.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+        // Close-on-exec: only the git this sync runs holds it too
+        // (``ProcessRunner`` passes it on, ``whileHeld(_:)``), never a
+        // program another thread starts meanwhile (pm board's notifier).
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw SyncError.local(detail: path) }
         let start = ProcessRunner.seconds()
         while true {
@@ -85,6 +87,16 @@ public struct SyncLock: Sendable {
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
         guard fields.count > 1 else { return nil }
         return pid_t(String(decoding: fields[1], as: UTF8.self))
+    }
+
+    /// The lock held by the sync under way on this thread of work: the
+    /// commands it runs inherit it, so a sync killed mid-way keeps it until
+    /// its git is done.
+    @TaskLocal static var held: Int32?
+
+    /// Runs `body` with the commands it starts holding this lock too.
+    func whileHeld<T>(_ body: () throws -> T) rethrows -> T {
+        try Self.$held.withValue(descriptor) { try body() }
     }
 
     public func release() {

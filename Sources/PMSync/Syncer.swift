@@ -82,6 +82,10 @@ public struct Syncer: Sendable {
         // One sync of this copy at a time; the others wait their turn.
         let lock = try SyncLock.acquire(state.path + ".lock")
         defer { lock.release() }
+        return try lock.whileHeld { try syncHoldingLock() }
+    }
+
+    private func syncHoldingLock() throws -> Report {
         var saved = try state.load()
         // A log that no longer has the line the last sync ended at was put
         // back from a backup or made again: every segment is read again and

@@ -11,7 +11,7 @@ import Testing
 /// exited 0 is on the board; undo takes back exactly the author's newest
 /// change in the log (never an older one, never a colleague's); redo puts it
 /// back. At the end the board holds exactly what the committed changes say.
-@Suite struct KillTests {
+@Suite(.onOwnThreads) struct KillTests {
     static let taskCount = 10_000
 
     /// A pm 0.1 board of 10k tasks (the first change converts it to the log).

@@ -43,8 +43,9 @@ public enum PMMain {
         if arguments == ["--version"] { return finish(printing: PM.version) }
         let command: ParsableCommand
         if let parsed = QuickParse.command(arguments) ?? parsedAlone(arguments) {
-            // These run once and exit: what they read is never freed.
-            if invocation.ownsProcess { UntilExit.enable() }
+            // These run once and exit: what they read is never freed (not
+            // so pm board and pm sync --watch, which run for hours).
+            if invocation.ownsProcess, !(parsed is BoardCommand), !(parsed is Sync) { UntilExit.enable() }
             command = parsed
         } else {
             do {
@@ -79,7 +80,9 @@ public enum PMMain {
             "add": Add.self, "list": List.self, "ls": List.self, "show": Show.self, "edit": Edit.self, "move": Move.self,
             "start": Start.self, "done": Done.self, "delete": Delete.self, "rm": Delete.self, "history": History.self,
             "undo": Undo.self, "redo": Redo.self, "remind": Remind.self, "status": Status.self, "assign": Assign.self,
-            "unassign": Unassign.self, "take": Take.self,
+            "unassign": Unassign.self, "take": Take.self, "news": News.self, "board": BoardCommand.self,
+            "merge": Merge.self, "sync": Sync.self, "remote": Remote.self, "checkpoint": Checkpoint.self,
+            "import": Import.self, "export": Export.self,
         ]
         guard let type = commands[name] else { return nil }
         let rest = Array(arguments.dropFirst())
