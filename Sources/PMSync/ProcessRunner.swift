@@ -44,9 +44,11 @@ struct ProcessRunner: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out, 1)
         posix_spawn_file_actions_adddup2(&actions, err, 2)
-        // The sync's lock, which the command holds too (a descriptor onto
-        // itself: inherited, its close-on-exec cleared).
-        if let lock = SyncLock.held { posix_spawn_file_actions_adddup2(&actions, lock, lock) }
+        // The sync's lock, which the command holds too, as its descriptor 3;
+        // nothing else this process has open (a file another thread is
+        // writing, held open by a long git, could not be run: ETXTBSY).
+        if let lock = SyncLock.held { posix_spawn_file_actions_adddup2(&actions, lock, 3) }
+        _ = Self.closeFrom?(&actions, SyncLock.held == nil ? 3 : 4)
 
         // The child starts with no signal blocked and SIGPIPE at its default,
         // whatever this process does with them.
@@ -115,6 +117,16 @@ struct ProcessRunner: Sendable {
         let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Result(status: code, output: Self.contents(out), errors: Self.contents(err), timedOut: timedOut)
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which
+    /// Swift's Glibc module leaves out (a GNU extension); nil before 2.34.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// A temporary file already unlinked: gone when closed, whatever happens.
     private func scratchFile() throws -> Int32 {

@@ -201,7 +201,7 @@ private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_ac
 
 /// A temporary file already unlinked: gone when closed, whatever happens.
 public func scratchFile() throws -> Int32 {
-    var template = Array((NSTemporaryDirectory() + "/pm-test-XXXXXX").utf8CString)
+    var template = Array((TemporaryDirectory.scratchSpace + "/pm-test-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)

@@ -115,12 +115,19 @@ import Testing
         _ = try runGit(["-c", "safe.directory=*", "--git-dir=" + bare, "config", "core.sharedRepository", "false"])
         chown(home, 65534, 65534)
         func run(_ arguments: [String], _ language: String = "en_US.UTF-8") throws -> Run {
-            try pm.run(
-                [
-                    "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=" + home,
-                    "XDG_STATE_HOME=" + home + "/state",
-                    "PM_BOARD=" + home + "/board.json", "PM_USER=nobody", "LANG=" + language, binary,
-                ] + arguments, binary: "/usr/bin/setpriv")
+            // The copy may be held open for a moment by a child another
+            // thread is starting (ETXTBSY): env then says so, and it goes again.
+            for _ in 0..<100 {
+                let run = try pm.run(
+                    [
+                        "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=" + home,
+                        "XDG_STATE_HOME=" + home + "/state",
+                        "PM_BOARD=" + home + "/board.json", "PM_USER=nobody", "LANG=" + language, binary,
+                    ] + arguments, binary: "/usr/bin/setpriv")
+                guard run.status == 126, run.stderr.contains("Text file busy") else { return run }
+                usleep(20_000)
+            }
+            return Run(status: 126, stdout: "", stderr: "Text file busy for two seconds")
         }
         #expect(try run(["add", "Mine"]).status == 0)
         for target in [share, bare] {
