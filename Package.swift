@@ -39,10 +39,13 @@ let package = Package(
         .target(name: "PMCore", dependencies: ["PMICU", "PMSign"], swiftSettings: optimizedEvenInDebug),
         // Remotes (a folder, git through the git command): transports only;
         // the merge rules stay in PMCore.
-        .target(name: "PMSync", dependencies: ["PMCore"]),
+        .target(name: "PMSync", dependencies: ["PMCore", "PMProcess"]),
+        // Commands run with a time limit (git, gdbus): what a transport and
+        // the desktop notifier start, and nothing else they hold.
+        .target(name: "PMProcess"),
         // The application layer: one board, one person (BoardSession). Every
         // front end calls its use cases and renders their typed results.
-        .target(name: "PMKit", dependencies: ["PMCore", "PMSync", "PMICU"], swiftSettings: optimizedEvenInDebug),
+        .target(name: "PMKit", dependencies: ["PMCore", "PMSync", "PMProcess", "PMICU"], swiftSettings: optimizedEvenInDebug),
         // The interactive board: pure state, reducer and rendering; the
         // terminal driver is the only part that touches the terminal.
         .target(name: "PMBoardUI", dependencies: ["PMCore", "PMLocalization", "PMICU"], swiftSettings: optimizedEvenInDebug),

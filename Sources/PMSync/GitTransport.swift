@@ -1,4 +1,5 @@
 import PMCore
+import PMProcess
 
 #if canImport(Glibc)
     import Glibc
@@ -34,12 +35,12 @@ public struct GitTransport: Transport {
     private func git(_ arguments: [String], timeout: Double = 30) throws -> ProcessRunner.Result {
         try runner.run(
             "git", ["--git-dir=" + cache + "/.git", "--work-tree=" + cache] + SealedGit.configuration + arguments,
-            in: cache, timeout: timeout)
+            in: cache, timeout: timeout, inherited: SyncLock.held)
     }
 
     /// git talking to the remote, with no repository of its own (`ls-remote`).
     private func gitWithoutRepository(_ arguments: [String], timeout: Double) throws -> ProcessRunner.Result {
-        try runner.run("git", SealedGit.configuration + arguments, in: "/", timeout: timeout)
+        try runner.run("git", SealedGit.configuration + arguments, in: "/", timeout: timeout, inherited: SyncLock.held)
     }
 
     /// A URL git could read as an option is never handed to it.
@@ -67,7 +68,8 @@ public struct GitTransport: Transport {
                 }
             }
             let result = try runner.run(
-                "git", SealedGit.configuration + ["init", "-q", "--template=", "--", cache], in: "/", timeout: 30)
+                "git", SealedGit.configuration + ["init", "-q", "--template=", "--", cache], in: "/", timeout: 30,
+                inherited: SyncLock.held)
             guard result.status == 0 else {
                 throw SyncError.classified(Self.firstLine(result.errors), target: cache)
                     ?? SyncError.local(detail: Self.firstLine(result.errors))
@@ -185,7 +187,8 @@ public struct GitTransport: Transport {
                 "-c", "fetch.unpackLimit=1", "-c", "transfer.unpackLimit=1",
                 "fetch", "--progress", "--no-tags", "--no-recurse-submodules", "--", url,
                 "+refs/heads/\(RemoteTarget.branch):\(remoteRef)",
-            ], in: cache, timeout: transferLimit, idle: fetchTimeout, progress: { Self.received(in: cache) })
+            ], in: cache, timeout: transferLimit, idle: fetchTimeout, inherited: SyncLock.held,
+            progress: { Self.received(in: cache) })
         if fetched.timedOut { throw SyncError.unreachable(target: url, detail: "") }
         if fetched.status != 0 {
             guard fetched.errors.contains("couldn't find remote ref") else {

@@ -1,4 +1,5 @@
 import PMCore
+import PMProcess
 
 #if canImport(Glibc)
     import Glibc

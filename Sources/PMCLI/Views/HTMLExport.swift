@@ -11,7 +11,7 @@ import PMLocalization
 /// tablet up), dark by the system's setting, printable. No script, no
 /// network: a Content-Security-Policy allows nothing but its own style, and
 /// every text from the board is escaped. Pure: board in, page out.
-struct HTMLExport {
+struct HTMLExport: BoardExporter {
     var localizer: Localizer
     var style: TextStyle
     var today: CivilDate
@@ -21,6 +21,8 @@ struct HTMLExport {
     var newest: [(at: String, by: String, sentence: String)]
     /// Shown in the header when the board was filtered (`--mine`, `--state`...).
     var filterNote: String?
+
+    func document(_ tasks: [BoardTask]) -> String { page(tasks) }
 
     func page(_ tasks: [BoardTask]) -> String {
         let l = localizer

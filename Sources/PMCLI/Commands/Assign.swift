@@ -20,37 +20,6 @@ struct Assign: PMCommand {
     }
 }
 
-/// `pm unassign ID NAME...`.
-struct Unassign: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "unassign", abstract: help(.helpCommandUnassign))
-    }
-
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
-    @Argument(help: ArgumentHelp(help(.helpNames), valueName: "name")) var names: [String]
-    @OptionGroup var common: CommonOptions
-    @OptionGroup var output: JSONOption
-
-    func run(in context: ProcessContext) throws {
-        try context.assign(id, removing: try names.flatMap { try Assignees.names($0, existing: true) }, json: output.json)
-    }
-}
-
-/// `pm take ID`: assign yourself.
-struct Take: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "take", abstract: help(.helpCommandTake))
-    }
-
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
-    @OptionGroup var common: CommonOptions
-    @OptionGroup var output: JSONOption
-
-    func run(in context: ProcessContext) throws {
-        try context.assign(id, adding: [try Assignees.validName(context.environment.user)], json: output.json)
-    }
-}
-
 extension ProcessContext {
     /// Assigns or unassigns and says what it did (or that nothing changed).
     func assign(_ id: String, adding: [String] = [], removing: [String] = [], json: Bool) throws {

@@ -7,20 +7,25 @@
 /// Runs a command (git, gdbus) with a time limit, its output captured in
 /// unlinked temporary files so that a chatty child can never block on a full
 /// pipe.
-struct ProcessRunner: Sendable {
-    struct Result: Sendable {
-        var status: Int32
-        var output: String
-        var errors: String
-        var timedOut: Bool
+public struct ProcessRunner: Sendable {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var output: String
+        public var errors: String
+        public var timedOut: Bool
     }
 
-    struct SpawnError: Error {
-        var call: String
-        var code: Int32
+    public struct SpawnError: Error {
+        public var call: String
+        public var code: Int32
     }
 
-    var environment: [String: String]
+    /// Exactly the variables the command gets.
+    public var environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
 
     /// Runs `executable` (looked up on the child's PATH) with `arguments`;
     /// kills it after `timeout` seconds, or after `idle` seconds in which it
@@ -29,9 +34,11 @@ struct ProcessRunner: Sendable {
     /// `progress` (a measure of its work: the bytes it has received so far)
     /// did not change — a transfer that makes progress may take its time,
     /// whether or not it says so.
-    func run(
+    /// - Parameter inherited: a descriptor the command gets too, as its
+    ///   descriptor 3 (a sync's lock); it gets nothing else this process holds.
+    public func run(
         _ executable: String, _ arguments: [String], in directory: String? = nil, timeout: Double, idle: Double? = nil,
-        progress: (() -> Int)? = nil
+        inherited: Int32? = nil, progress: (() -> Int)? = nil
     ) throws -> Result {
         let out = try scratchFile()
         defer { _ = close(out) }
@@ -44,11 +51,11 @@ struct ProcessRunner: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out, 1)
         posix_spawn_file_actions_adddup2(&actions, err, 2)
-        // The sync's lock, which the command holds too, as its descriptor 3;
-        // nothing else this process has open (a file another thread is
-        // writing, held open by a long git, could not be run: ETXTBSY).
-        if let lock = SyncLock.held { posix_spawn_file_actions_adddup2(&actions, lock, 3) }
-        _ = Self.closeFrom?(&actions, SyncLock.held == nil ? 3 : 4)
+        // What the caller passes on, as descriptor 3; nothing else this
+        // process has open (a file another thread is writing, held open by
+        // a long git, could not be run: ETXTBSY).
+        if let inherited { posix_spawn_file_actions_adddup2(&actions, inherited, 3) }
+        _ = Self.closeFrom?(&actions, inherited == nil ? 3 : 4)
 
         // The child starts with no signal blocked and SIGPIPE at its default,
         // whatever this process does with them.
@@ -183,7 +190,8 @@ struct ProcessRunner: Sendable {
         return total
     }
 
-    static func seconds() -> Double {
+    /// Seconds on the monotonic clock.
+    public static func seconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -33,46 +33,6 @@ struct History: PMCommand {
     }
 }
 
-struct Undo: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "undo", abstract: help(.helpCommandUndo)) }
-
-    @Flag(help: ArgumentHelp(help(.helpSkip))) var skip = false
-    @OptionGroup var common: CommonOptions
-    @OptionGroup var output: JSONOption
-
-    func run(in context: ProcessContext) throws {
-        guard skip else {
-            try context.revertLast(redo: false, json: output.json)
-            return
-        }
-        let events = try context.session.skipUndo()
-        if output.json {
-            context.output.line(HistoryJSON.array(events))
-        } else if let sentence = context.sentences.skipped(events) {
-            context.output.line(sentence)
-        }
-    }
-}
-
-struct Redo: PMCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "redo", abstract: help(.helpCommandRedo)) }
-
-    @OptionGroup var common: CommonOptions
-    @OptionGroup var output: JSONOption
-
-    func run(in context: ProcessContext) throws {
-        try context.revertLast(redo: true, json: output.json)
-    }
-}
-
-extension ProcessContext {
-    /// Undoes (or redoes) and says what it did, as a history sentence or as JSON.
-    func revertLast(redo: Bool, json: Bool) throws {
-        let events = try redo ? session.redo() : session.undo()
-        output.line(json ? HistoryJSON.array(events) : sentences.reverted(events, redo: redo))
-    }
-}
-
 /// Renders history events in the reader's language, at read time.
 struct HistoryView {
     var localizer: Localizer
@@ -245,25 +205,5 @@ struct HistoryView {
         guard case .string(let text) = value else { return localizer.string(.showNoDue) }
         guard let date = CivilDate(iso: text) else { return TextSafety.escaped(text) }
         return style.date(date)
-    }
-}
-
-/// `pm checkpoint`: board.json rewritten now as the fold of its whole log
-/// (every change already rewrites it once the log's tail passes the bound).
-struct Checkpoint: PMCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "checkpoint", abstract: help(.helpCommandCheckpoint))
-    }
-
-    @OptionGroup var common: CommonOptions
-
-    func run(in context: ProcessContext) throws {
-        let file = context.shown(context.environment.boardPath)
-        let l = context.localizer
-        switch try context.session.store().checkpoint() {
-        case nil: context.output.line(l.string(.checkpointNoBoard, file))
-        case 0: context.output.line(l.string(.checkpointCurrent, file))
-        case let folded?: context.output.line(l.plural(.checkpointDone, count: folded, file))
-        }
     }
 }

@@ -22,17 +22,14 @@ struct ExportICS: PMCommand {
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        let env = context.environment
         let board = try filters.filteredBoard(context)
         // The log gives each event its SEQUENCE and the deleted tasks to withdraw.
-        let revisions = CalendarExport.Revisions(events: try context.session.store().eventLog().readAll().events)
-        let text = CalendarExport.ics(
-            board.tasks, today: env.today, now: context.now, schedule: context.reminders,
-            revisions: revisions, alarmText: { context.localizer.string(.icsAlarm, .text($0)) },
+        let exporter = CalendarExporter(
+            today: context.environment.today, now: context.now, schedule: context.reminders,
+            revisions: CalendarExport.Revisions(events: try context.session.store().eventLog().readAll().events),
+            alarmText: { context.localizer.string(.icsAlarm, .text($0)) },
             assigneesText: { context.localizer.string(.icsAssignees, .text($0)) })
-        try context.deliver(text, to: output) { file in
-            context.localizer.plural(.exportWritten, count: text.ranges(of: "BEGIN:VEVENT").count, file)
-        }
+        try context.export(board.tasks, with: exporter, to: output, said: .exportWritten)
     }
 }
 
@@ -48,11 +45,8 @@ struct ExportJSON: PMCommand {
 
     func run(in context: ProcessContext) throws {
         let board = try filters.filteredBoard(context)
-        let text = BoardExportJSON.document(
-            board: board.id, tasks: board.tasks, exportedAt: context.now, today: context.environment.today)
-        try context.deliver(text, to: output) { file in
-            context.localizer.plural(.exportTasksWritten, count: board.tasks.count, file)
-        }
+        let exporter = JSONExporter(board: board.id, exportedAt: context.now, today: context.environment.today)
+        try context.export(board.tasks, with: exporter, to: output, said: .exportTasksWritten)
     }
 }
 
@@ -93,10 +87,8 @@ struct ExportCSV: PMCommand {
         ]
         let names = local ? keys.map { String(l.string($0).split(separator: "|").first ?? "") } : nil
         let board = try filters.filteredBoard(context)
-        let text = CSVExport.document(board.tasks, delimiter: separator, headers: names)
-        try context.deliver(text, to: output) { file in
-            context.localizer.plural(.exportTasksWritten, count: board.tasks.count, file)
-        }
+        let exporter = CSVExporter(delimiter: separator, headers: names)
+        try context.export(board.tasks, with: exporter, to: output, said: .exportTasksWritten)
     }
 }
 
@@ -127,23 +119,22 @@ struct ExportHTML: PMCommand {
             newest: Array(newest),
             filterNote: filters.isFiltering
                 ? context.localizer.string(.htmlFiltered, .text(filters.typed.joined(separator: " "))) : nil)
-        let text = page.page(board.tasks)
-        try context.deliver(text, to: output) { file in
-            context.localizer.plural(.exportTasksWritten, count: board.tasks.count, file)
-        }
+        try context.export(board.tasks, with: page, to: output, said: .exportTasksWritten)
     }
 }
 
 extension ProcessContext {
-    /// An export's text: on standard output, or written to `output` (never
-    /// half a file) and said in the reader's language by `said`.
-    func deliver(_ text: String, to output: String?, said: (MessageArgument) -> String) throws {
+    /// Every export's delivery: the document on standard output, or written
+    /// to `output` (never half a file) and said in the reader's language
+    /// (`said`: how many things, and where).
+    func export(_ tasks: [BoardTask], with exporter: some BoardExporter, to output: String?, said: L10nPluralKey) throws {
+        let text = exporter.document(tasks)
         guard let output else {
             self.output.write(text)
             return
         }
         try FileExport.write(text, to: output)
         self.output.done = .wroteFile(output)
-        self.output.line(said(shown(output)))
+        self.output.line(localizer.plural(said, count: exporter.itemCount(tasks, in: text), shown(output)))
     }
 }

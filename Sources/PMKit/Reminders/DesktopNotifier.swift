@@ -1,3 +1,5 @@
+import PMProcess
+
 /// Desktop notifications through the freedesktop notification service on
 /// the session bus (`org.freedesktop.Notifications`), called with `gdbus`
 /// (GLib's, on every GNOME, KDE or Xfce desktop). Without a session bus,

@@ -1,0 +1,26 @@
+import ArgumentParser
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+import PMSync
+
+struct Add: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "add", abstract: help(.helpCommandAdd)) }
+
+    @Argument(help: ArgumentHelp(help(.helpTitle))) var title: String
+    @Option(help: ArgumentHelp(help(.helpBody))) var body: String = ""
+    @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
+    @Option(help: ArgumentHelp(help(.helpTo), valueName: "name")) var to: [String] = []
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+
+    func run(in context: ProcessContext) throws {
+        let deadline = try due.map { try context.parseDate($0) }
+        let added = try context.session.add(
+            title: title, body: body, due: deadline, assignees: try to.flatMap { try Assignees.names($0) })
+        context.output.line(output.json ? TaskJSON.object(added.task, today: context.environment.today) : added.shortID)
+        for line in context.sentences.lookalikes(added.lookalikes) { context.output.errorLine(line) }
+        if let due, let deadline { context.sayDayChosen(due, deadline) }
+    }
+}

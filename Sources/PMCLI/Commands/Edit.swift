@@ -1,0 +1,29 @@
+import ArgumentParser
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+import PMSync
+
+struct Edit: PMCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "edit", abstract: help(.helpCommandEdit)) }
+
+    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Option(help: ArgumentHelp(help(.helpTitle))) var title: String?
+    @Option(help: ArgumentHelp(help(.helpBody))) var body: String?
+    @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
+    @Flag(name: .customLong("no-due"), help: ArgumentHelp(help(.helpNoDue))) var noDue = false
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: JSONOption
+
+    func run(in context: ProcessContext) throws {
+        if due != nil && noDue { throw CLIError.dueAndNoDue }
+        if title == nil && body == nil && due == nil && !noDue { throw CLIError.nothingToEdit }
+        var change = Board.Edit(title: title, body: body)
+        if noDue { change.due = .some(nil) }
+        if let due { change.due = .some(try context.parseDate(due)) }
+        let edited = try context.session.edit(.typed(id), change)
+        context.output.line(
+            output.json ? TaskJSON.object(edited.task, today: context.environment.today) : context.sentences.edited(edited))
+    }
+}
