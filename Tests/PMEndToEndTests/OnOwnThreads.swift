@@ -8,8 +8,8 @@ import Testing
 /// tests that need one queue behind it, and each test of a serialized suite
 /// waited its turn behind the whole queue again. The tests are the same
 /// tasks (their expectations are recorded as theirs); only the threads differ.
-public struct OnOwnThreads: SuiteTrait, TestScoping {
-    public func provideScope(
+struct OnOwnThreads: SuiteTrait, TestScoping {
+    func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         // Child tasks (the suite's tests) inherit the preference.
@@ -19,7 +19,7 @@ public struct OnOwnThreads: SuiteTrait, TestScoping {
 
 extension Trait where Self == OnOwnThreads {
     /// Runs the suite's tests on threads of their own (``OnOwnThreads``).
-    public static var onOwnThreads: Self { OnOwnThreads() }
+    static var onOwnThreads: Self { OnOwnThreads() }
 }
 
 /// A task executor that runs each job on a new thread.
