@@ -9,8 +9,14 @@ import Synchronization
 public struct Invocation: Sendable {
     /// The arguments after the program's name, as bytes (they may not be UTF-8).
     public var arguments: [[UInt8]]
-    /// The environment.
-    public var variables: [String: String]
+    /// The environment (the process's is read when first asked for: `pm
+    /// --version` reads none).
+    public var variables: [String: String] {
+        get { given ?? Self.processVariables }
+        set { given = newValue }
+    }
+    private var given: [String: String]?
+    private static let processVariables = ProcessInfo.processInfo.environment
     /// Standard input, output and error.
     public var input: Int32
     public var output: Int32
@@ -21,7 +27,7 @@ public struct Invocation: Sendable {
 
     public init(arguments: [[UInt8]], variables: [String: String], input: Int32, output: Int32, error: Int32) {
         self.arguments = arguments
-        self.variables = variables
+        self.given = variables
         self.input = input
         self.output = output
         self.error = error
@@ -29,9 +35,8 @@ public struct Invocation: Sendable {
 
     /// The process's own: its environment and descriptors.
     static func process(arguments: [[UInt8]]) -> Invocation {
-        var invocation = Invocation(
-            arguments: arguments, variables: ProcessInfo.processInfo.environment, input: 0, output: 1, error: 2)
-        invocation.ownsProcess = true
+        var invocation = Invocation(arguments: arguments, variables: [:], input: 0, output: 1, error: 2)
+        (invocation.given, invocation.ownsProcess) = (nil, true)
         return invocation
     }
 
@@ -55,14 +60,22 @@ public struct Invocation: Sendable {
 }
 
 /// The run in progress on this thread of work: its invocation, and the
-/// localizer made once for it.
+/// localizer made once for it, when first needed (`pm --version` needs none).
 final class CurrentRun: Sendable {
     let invocation: Invocation
-    let localizer: Localizer
+    private let made = Mutex<Localizer?>(nil)
 
     init(_ invocation: Invocation) {
         self.invocation = invocation
-        self.localizer = invocation.makeLocalizer()
+    }
+
+    var localizer: Localizer {
+        made.withLock { made in
+            if let made { return made }
+            let localizer = invocation.makeLocalizer()
+            made = localizer
+            return localizer
+        }
     }
 
     @TaskLocal static var value: CurrentRun?
@@ -87,7 +100,15 @@ final class CurrentRun: Sendable {
         }
     }
 
-    /// The run in progress, else the process's own (a test that renders help outside any run).
-    static var now: CurrentRun { value ?? processRun }
+    /// The run in progress, else the process's own (`pm` itself, or a test
+    /// that renders help outside any run). `pm` never asks the task-local:
+    /// reading one starts the concurrency runtime (half a megabyte of
+    /// `pm --version`'s memory).
+    static var now: CurrentRun {
+        guard runsInProcess.load(ordering: .relaxed) else { return processRun }
+        return value ?? processRun
+    }
     private static let processRun = CurrentRun(.process(arguments: []))
+    /// Whether a run has been made inside this process (``PMMain/run(_:)``).
+    static let runsInProcess = Atomic<Bool>(false)
 }

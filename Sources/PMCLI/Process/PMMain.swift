@@ -24,7 +24,10 @@ public enum PMMain {
     /// process (nothing here reads the process's own environment or
     /// descriptors, or ends the process).
     public static func run(_ invocation: Invocation) -> Int32 {
-        CurrentRun.$value.withValue(CurrentRun(invocation)) {
+        // The process's own run is what every lookup finds outside a run.
+        if invocation.ownsProcess { return runCurrent(invocation) }
+        CurrentRun.runsInProcess.store(true, ordering: .relaxed)
+        return CurrentRun.$value.withValue(CurrentRun(invocation)) {
             let status = runCurrent(invocation)
             if !invocation.ownsProcess { noteMissingICU() }
             return status
