@@ -68,6 +68,26 @@ enum ErrorReport {
         _ error: PMError, localizer l: Localizer, when: (String) -> String = { $0 }, formatLocale: String = "en_US",
         reader: String? = nil
     ) -> (lines: [String], status: ExitStatus) {
+        switch error {
+        case .taskNotFound, .ambiguousID, .invalidID, .unknownState, .invalidDate, .emptyTitle, .titleTooLong,
+            .bodyTooLong, .unsafeTitle, .badAssignee, .tooManyAssignees, .unsafeBody, .dateOutOfRange, .noSuchDate,
+            .changeRefused:
+            return describeInput(error, l, formatLocale: formatLocale)
+        case .nothingToUndo, .nothingToRedo, .undoConflict:
+            return describeUndo(error, l, when: when, reader: reader)
+        case .boardCorrupt, .logCorrupt, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog, .newerSchema,
+            .stateCorrupt, .importRefused:
+            return describeData(error, l)
+        case .notARegularFile, .locked, .unsafeFile, .cannotSign, .readFailed, .createFailed, .saveFailed,
+            .concurrentModification, .unreadableWrite:
+            return describeFiles(error, l)
+        }
+    }
+
+    /// What was typed or asked that pm refuses (64), or a task it cannot find (1).
+    private static func describeInput(_ error: PMError, _ l: Localizer, formatLocale: String) -> (
+        lines: [String], status: ExitStatus
+    ) {
         let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
         switch error {
         case .taskNotFound(let text): return ([l.string(.errorTaskNotFound, safe(text))], .refused)
@@ -87,56 +107,24 @@ enum ErrorReport {
         case .badAssignee(let name): return ([l.string(.errorBadAssignee, .text(TextSafety.escaped(name)))], .usage)
         case .tooManyAssignees(let limit): return ([l.string(.errorTooManyAssignees, .number(limit))], .usage)
         case .unsafeBody(let scalar): return ([l.string(.errorBodyUnsafe, .text(character(scalar, l)))], .usage)
-        case .boardCorrupt(let path, let line, let column, let reason):
-            let why = describe(reason, l)
-            let message: String
-            if let line, let column {
-                message = l.string(.errorBoardCorruptAt, safe(path), .number(line), .number(column), .text(why))
-            } else {
-                message = l.string(.errorBoardCorrupt, safe(path), .text(why))
-            }
-            return ([message, l.string(.errorBoardCorruptHint)], .badData)
-        case .logCorrupt(let path, let line, let column, let reason):
-            // A log's line, not the file, is what is empty there.
-            let why = reason == .empty ? l.string(.corruptEmptyLine) : describe(reason, l)
-            let message = l.string(.errorLogCorrupt, safe(path), .number(line), .number(column), .text(why))
-            return ([message, l.string(.errorBoardCorruptHint)], .badData)
-        case .otherBoard(let path, let found, let expected):
-            return ([l.string(.errorOtherBoard, safe(path), .text(found.rawValue), .text(expected.rawValue))], .badData)
-        case .notThisBoard(let path): return ([l.string(.errorNotThisBoard, safe(path))], .badData)
-        case .mergeOldFormat(let path): return ([l.string(.errorMergeOldFormat, safe(path))], .badData)
-        case .mergeNoLog(let path, let log): return ([l.string(.errorMergeNoLog, safe(path), safe(log))], .badData)
-        case .newerSchema(let path, let found, let supported):
-            return ([l.string(.errorNewerSchema, safe(path), .number(found), .number(supported))], .badData)
-        case .notARegularFile(let path): return ([l.string(.errorBoardNotAFile, safe(path))], .ioError)
-        case .locked(let holder?) where !holder.isPM:
-            return ([l.string(.errorLockedOther, .number(Int(holder.pid)))], .locked)
-        case .locked(let holder?):
-            if let host = holder.host {
-                return ([l.string(.errorLockedRemote, .number(Int(holder.pid)), safe(host))], .locked)
-            }
-            return ([l.string(.errorLocked, .number(Int(holder.pid)))], .locked)
-        case .locked(nil): return ([l.string(.errorLockedUnknown)], .locked)
-        case .unsafeFile(let path): return ([l.string(.errorUnsafeFile, safe(path))], .ioError)
-        case .cannotSign(let path): return ([l.string(.errorCannotSign, safe(path))], .ioError)
         case .dateOutOfRange(let text): return ([l.string(.errorDateOutOfRange, safe(text))], .usage)
         case .noSuchDate(let text): return ([l.string(.errorNoSuchDate, safe(text))], .usage)
-        case .readFailed(let path, let call):
-            return ([l.string(.errorCannotRead, safe(path), .text(describe(call, l)))], .ioError)
-        case .createFailed(let path, let call):
-            return ([l.string(.errorCannotCreate, safe(path), .text(describe(call, l)))], .cannotCreate)
-        case .saveFailed(let path, let call, let file):
-            let key: L10nKey
-            switch file {
-            case .board: key = .errorCannotSave
-            case .undoState: key = .errorCannotSaveUndo
-            case .reminderLog: key = .errorCannotSaveReminders
-            case .output: key = .errorCannotWrite
-            case .syncState: key = .errorCannotSaveSync
-            case .newsMark: key = .errorCannotSaveNews
-            }
-            return ([l.string(key, safe(path), .text(describe(call, l)))], .ioError)
-        case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)
+        case .changeRefused(.oversized(field: "author")), .changeRefused(.unsafeText(field: "author")):
+            return ([l.string(.errorUserNameRefused)], .usage)
+        case .changeRefused(.oversized):
+            return ([l.string(.errorChangeTooLarge, .number(EventProblem.lineLimit >> 20))], .usage)
+        case .changeRefused(.badAssignee): return ([l.string(.errorChangeBadAssignee)], .usage)
+        case .changeRefused: return ([l.string(.errorChangeRefused)], .usage)
+        default: return ([l.string(.errorInternal, safe(String(describing: error)))], .internalError)
+        }
+    }
+
+    /// Undo and redo refused (1).
+    private static func describeUndo(_ error: PMError, _ l: Localizer, when: (String) -> String, reader: String?) -> (
+        lines: [String], status: ExitStatus
+    ) {
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        switch error {
         case .nothingToUndo: return ([l.string(.errorNothingToUndo)], .refused)
         case .nothingToRedo: return ([l.string(.errorNothingToRedo)], .refused)
         case .undoConflict(let conflict):
@@ -162,6 +150,35 @@ enum ErrorReport {
             }
             if !conflict.redo { lines.append(l.string(.errorUndoSkipHint)) }
             return (lines, .refused)
+        default: return ([l.string(.errorInternal, safe(String(describing: error)))], .internalError)
+        }
+    }
+
+    /// Damaged or foreign data: the board, its log, the state files, an import (65).
+    private static func describeData(_ error: PMError, _ l: Localizer) -> (lines: [String], status: ExitStatus) {
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        switch error {
+        case .boardCorrupt(let path, let line, let column, let reason):
+            let why = describe(reason, l)
+            let message: String
+            if let line, let column {
+                message = l.string(.errorBoardCorruptAt, safe(path), .number(line), .number(column), .text(why))
+            } else {
+                message = l.string(.errorBoardCorrupt, safe(path), .text(why))
+            }
+            return ([message, l.string(.errorBoardCorruptHint)], .badData)
+        case .logCorrupt(let path, let line, let column, let reason):
+            // A log's line, not the file, is what is empty there.
+            let why = reason == .empty ? l.string(.corruptEmptyLine) : describe(reason, l)
+            let message = l.string(.errorLogCorrupt, safe(path), .number(line), .number(column), .text(why))
+            return ([message, l.string(.errorBoardCorruptHint)], .badData)
+        case .otherBoard(let path, let found, let expected):
+            return ([l.string(.errorOtherBoard, safe(path), .text(found.rawValue), .text(expected.rawValue))], .badData)
+        case .notThisBoard(let path): return ([l.string(.errorNotThisBoard, safe(path))], .badData)
+        case .mergeOldFormat(let path): return ([l.string(.errorMergeOldFormat, safe(path))], .badData)
+        case .mergeNoLog(let path, let log): return ([l.string(.errorMergeNoLog, safe(path), safe(log))], .badData)
+        case .newerSchema(let path, let found, let supported):
+            return ([l.string(.errorNewerSchema, safe(path), .number(found), .number(supported))], .badData)
         case .stateCorrupt(let path, let line?, let column?, let reason?, let file):
             let key: L10nKey =
                 switch file {
@@ -178,13 +195,43 @@ enum ErrorReport {
             return ([l.string(.errorImportRefusedAt, safe(path), .number(line), .number(column), why)], .badData)
         case .importRefused(let path, _, _, let problem):
             return ([l.string(.errorImportRefused, safe(path), .text(describe(problem, l)))], .badData)
-        case .changeRefused(.oversized(field: "author")), .changeRefused(.unsafeText(field: "author")):
-            return ([l.string(.errorUserNameRefused)], .usage)
-        case .changeRefused(.oversized):
-            return ([l.string(.errorChangeTooLarge, .number(EventProblem.lineLimit >> 20))], .usage)
-        case .changeRefused(.badAssignee): return ([l.string(.errorChangeBadAssignee)], .usage)
-        case .changeRefused: return ([l.string(.errorChangeRefused)], .usage)
+        default: return ([l.string(.errorInternal, safe(String(describing: error)))], .internalError)
+        }
+    }
+
+    /// Files pm cannot read, write or lock (70, 73, 74, 75).
+    private static func describeFiles(_ error: PMError, _ l: Localizer) -> (lines: [String], status: ExitStatus) {
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        switch error {
+        case .notARegularFile(let path): return ([l.string(.errorBoardNotAFile, safe(path))], .ioError)
+        case .locked(let holder?) where !holder.isPM:
+            return ([l.string(.errorLockedOther, .number(Int(holder.pid)))], .locked)
+        case .locked(let holder?):
+            if let host = holder.host {
+                return ([l.string(.errorLockedRemote, .number(Int(holder.pid)), safe(host))], .locked)
+            }
+            return ([l.string(.errorLocked, .number(Int(holder.pid)))], .locked)
+        case .locked(nil): return ([l.string(.errorLockedUnknown)], .locked)
+        case .unsafeFile(let path): return ([l.string(.errorUnsafeFile, safe(path))], .ioError)
+        case .cannotSign(let path): return ([l.string(.errorCannotSign, safe(path))], .ioError)
+        case .readFailed(let path, let call):
+            return ([l.string(.errorCannotRead, safe(path), .text(describe(call, l)))], .ioError)
+        case .createFailed(let path, let call):
+            return ([l.string(.errorCannotCreate, safe(path), .text(describe(call, l)))], .cannotCreate)
+        case .saveFailed(let path, let call, let file):
+            let key: L10nKey
+            switch file {
+            case .board: key = .errorCannotSave
+            case .undoState: key = .errorCannotSaveUndo
+            case .reminderLog: key = .errorCannotSaveReminders
+            case .output: key = .errorCannotWrite
+            case .syncState: key = .errorCannotSaveSync
+            case .newsMark: key = .errorCannotSaveNews
+            }
+            return ([l.string(key, safe(path), .text(describe(call, l)))], .ioError)
+        case .concurrentModification: return ([l.string(.errorLockedUnknown)], .locked)
         case .unreadableWrite(let path): return ([l.string(.errorUnreadableWrite, safe(path))], .internalError)
+        default: return ([l.string(.errorInternal, safe(String(describing: error)))], .internalError)
         }
     }
 
