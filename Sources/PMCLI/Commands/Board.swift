@@ -31,7 +31,7 @@ struct BoardCommand: PMCommand {
         guard isatty(invocation.input) == 1, isatty(invocation.output) == 1 else { throw CLIError.boardNeedsTerminal }
         // A terminal that cannot move the cursor (an editor's shell, a serial
         // console) would show escape codes: say so, and what works there.
-        let term = ProcessContext.variables["TERM"] ?? ""
+        let term = context.term
         if term.isEmpty || term == "dumb" {
             throw CLIError.boardDumbTerminal(term)
         }

@@ -21,6 +21,8 @@ struct ProcessContext {
     var width: Int
     var stdoutIsTerminal: Bool
     var noColor: Bool
+    /// `TERM` (`pm board` refuses a terminal that cannot move the cursor).
+    var term: String
     /// Between syncs under `pm sync --watch` and in `pm board`
     /// (`PM_SYNC_INTERVAL`, 0.1 s to a day; default 30 s).
     var syncIntervalMilliseconds = 30_000
@@ -49,72 +51,31 @@ struct ProcessContext {
     static func live(boardOverride: String?) throws -> ProcessContext {
         let invocation = CurrentRun.now.invocation
         let variables = invocation.variables
-        let timeZone = Self.timeZone(variables["TZ"])
-        let now: @Sendable () -> Date
-        if let fixed = variables["PM_NOW"], !fixed.isEmpty {
-            // A day's margin inside years 1…9999, so that "today" is a day a
-            // board can hold in every time zone.
-            guard let date = Timestamp.parse(fixed, zone: timeZone), date >= Self.earliestNow, date <= Self.latestNow else {
-                throw CLIError.invalidEnvironment("PM_NOW", fixed)
-            }
-            now = { date }
-        } else {
-            now = { Date() }
-        }
-        let home = nonEmpty(variables["HOME"]) ?? "/"
-        // The XDG spec: a relative value is invalid and ignored.
-        let dataHome = absolute(variables["XDG_DATA_HOME"]) ?? home + "/.local/share"
-        let stateHome = absolute(variables["XDG_STATE_HOME"]) ?? home + "/.local/state"
-        let board = nonEmpty(boardOverride) ?? nonEmpty(variables["PM_BOARD"]) ?? dataHome + "/pm/board.json"
-        let user = userName(variables)
-        var lockTimeout = 5000
-        if let text = nonEmpty(variables["PM_LOCK_TIMEOUT"]) {
-            guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
-                throw CLIError.invalidEnvironment("PM_LOCK_TIMEOUT", text)
-            }
-            lockTimeout = Int(seconds * 1000)
-        }
-        var syncInterval = 30_000
-        var badSyncInterval: String?
-        if let text = nonEmpty(variables["PM_SYNC_INTERVAL"]) {
-            // A whole number of milliseconds, so that what the banner says is
-            // what pm waits: `inf` would stop polling, `1e-9` spin.
-            if let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400,
-                (seconds * 1000).rounded() == seconds * 1000
-            {
-                syncInterval = Int(seconds * 1000)
-            } else {
-                badSyncInterval = text
-            }
-        }
-        var reminders = ReminderSchedule()
-        if let text = nonEmpty(variables["PM_REMIND_AT"]) {
-            guard let parsed = ReminderSchedule(parsing: text) else { throw CLIError.invalidEnvironment("PM_REMIND_AT", text) }
-            reminders = parsed
-        }
+        let parsed = try RunVariables(variables)
+        let board = nonEmpty(boardOverride) ?? nonEmpty(variables["PM_BOARD"]) ?? parsed.dataHome + "/pm/board.json"
         let environment = PMEnvironment(
-            now: now, makeID: { PMEnvironment.randomID() }, timeZone: timeZone, user: user, boardPath: board,
-            stateDirectory: stateHome + "/pm")
+            now: parsed.now, makeID: { PMEnvironment.randomID() }, timeZone: parsed.timeZone, user: parsed.user,
+            boardPath: board, stateDirectory: parsed.stateHome + "/pm")
         var settings = BoardSession.Settings()
-        settings.lockTimeoutMilliseconds = lockTimeout
+        settings.lockTimeoutMilliseconds = parsed.lockTimeoutMilliseconds
         settings.boardFromOption = nonEmpty(boardOverride) != nil
-        settings.reminders = reminders
+        settings.reminders = parsed.reminders
         settings.processVariables = variables
         settings.standardInput = invocation.input
         let isTerminal = isatty(invocation.output) == 1
         var context = ProcessContext(
             session: BoardSession(environment: environment, settings: settings), localizer: localizer,
-            formatLocale: LanguageResolver.formatLocale(environment: variables), output: Output(),
-            width: terminalWidth(variables["COLUMNS"], output: invocation.output), stdoutIsTerminal: isTerminal,
-            noColor: nonEmpty(variables["NO_COLOR"]) != nil)
+            formatLocale: parsed.formatLocale, output: Output(),
+            width: terminalWidth(parsed.columns, output: invocation.output), stdoutIsTerminal: isTerminal,
+            noColor: parsed.noColor, term: parsed.term)
         context.session.notice = { [localizer, output = context.output] notice in
             SessionNotices.say(notice, output: output, localizer: localizer)
         }
         context.session.afterChange = { [unowned session = context.session] board in
             DesktopReminders.afterChange(board, session: session)
         }
-        context.syncIntervalMilliseconds = syncInterval
-        context.badSyncInterval = badSyncInterval
+        context.syncIntervalMilliseconds = parsed.syncIntervalMilliseconds
+        context.badSyncInterval = parsed.badSyncInterval
         return context
     }
 
