@@ -50,39 +50,16 @@ extension BoardStore {
         _ incoming: [Event], boardID: TaskID?, newBoardID: TaskID, replica: TaskID, source: String? = nil
     ) throws -> MergeResult {
         try withLock { lock, target in
-            let log = eventLog(of: target)
-            let current = try read(target)
-            // A lost board file is the board its log records.
-            let recorded = try current == nil && log.exists() ? log.recordedBoard() : nil
-            var board = current?.board ?? Board(id: recorded ?? boardID ?? newBoardID)
-            if board.schemaVersion > Board.currentSchemaVersion {
-                throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
-            }
+            var commit = try BoardCommit(
+                store: self, lock: lock, target: target, newBoardID: boardID ?? newBoardID, throughIndex: false)
             // Only this copy writes its board's record.
             let incoming = incoming.filter { $0.kind != .other(Event.boardKind) }
-            // A board with nothing in it yet (no task, no change) takes the
-            // other's id: there is nothing to keep apart.
-            let blank = try board.tasks.isEmpty && logSize(log) == 0
-            var adopted = try current == nil && !log.exists()
-            if let boardID, current != nil || recorded != nil, board.id != boardID {
-                guard blank else { throw PMError.otherBoard(path: target, found: boardID, expected: board.id) }
-                board.id = boardID
-                adopted = true
-            }
-            var rebuilt: [Event]?
-            var index: EventLogFile.Index
-            if current == nil, try log.exists() {
-                index = try log.index()
-            } else if try board.schemaVersion < 2 || (current != nil && !log.exists()) {
-                let events = try convert(&board, replica: replica)
-                rebuilt = events
-                index = EventLogFile.Index(
-                    ids: Set(events.map(\.id)), events: events.count,
-                    committedLength: board.log.length)
-            } else {
-                try rollForward(&board, log: log)
-                index = try log.index()
-            }
+            let adopted = try adopt(boardID, into: &commit)
+            try commit.bringUpToDate(replica: replica)
+            var index =
+                try commit.rebuilt.map {
+                    EventLogFile.Index(ids: Set($0.map(\.id)), events: $0.count, committedLength: commit.board.log.length)
+                } ?? commit.log.index()
             // A bare log names no board: it is a copy of this one only if it
             // shares a change with it (a new board takes anything).
             if let source, boardID == nil, !index.ids.isEmpty, !incoming.isEmpty,
@@ -92,55 +69,38 @@ extension BoardStore {
             }
             let fresh = FoldedTasks.inMergeOrder(incoming.filter { index.ids.insert($0.id).inserted })
             var result = MergeResult(
-                added: fresh.count, boardID: board.id, logEvents: index.events,
-                logLength: index.committedLength)
-            guard !fresh.isEmpty || rebuilt != nil else {
+                added: fresh.count, boardID: commit.board.id, logEvents: index.events, logLength: index.committedLength)
+            guard !fresh.isEmpty || commit.rebuilt != nil else {
                 // The board's id is kept from the first sync on, even before any change.
-                if adopted { try writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+                if adopted { try writeBoard(commit.board, to: target, mode: commit.mode) }
                 return result
             }
-            let end: Int
-            var record: [Event] = []
-            var note = true
-            let mode = current?.status.mode ?? 0o644
-            if let rebuilt {
-                let bytes = (rebuilt + fresh).flatMap(EventCodec.line)
-                recordMerged(log, start: 0, end: bytes.count, bound: nil, mode: mode)
-                _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
-                end = bytes.count
-            } else {
-                let start = index.committedLength
-                let needed = recordNeeded(log, board: board.id, at: start)
-                record = needed ?? []
-                note = needed != nil
-                let length = (record + fresh).reduce(0) { $0 + EventCodec.line($1).count }
-                recordMerged(log, start: start, end: start + length, bound: board.log.order, mode: mode)
-                if current == nil { try writeBoard(Board(id: board.id), to: target, mode: 0o644) }
-                end = try log.append(record + fresh)
-            }
-            if note { noteRecorded(log, from: index.committedLength, mode: mode) }
-            // Committed. Fresh events after everything the board holds fold in
-            // place; any earlier one makes the whole log fold again.
-            var tasks = board.tasks
-            var newest = fresh.last ?? rebuilt.flatMap { FoldedTasks.inMergeOrder($0).last }
-            let inPlace = board.log.order != nil || index.events == 0
-            var ledger = board.log.replicas
-            if !inPlace || !FoldedTasks.apply(fresh, to: &tasks, last: board.log.order, ledger: &ledger) {
-                let all = FoldedTasks.inMergeOrder((rebuilt ?? []) + (rebuilt == nil ? try log.readAll().events : fresh))
-                var folded = FoldedTasks()
-                folded.apply(all)
-                tasks = folded.ordered
-                newest = all.last
-                ledger = folded.ledger
-            }
-            board.tasks = tasks
-            result.logEvents = index.events + record.count + fresh.count
-            result.logLength = end
-            result.setAside = Self.setAside(fresh, by: ledger)
-            board.log = LogPosition(events: result.logEvents, length: end, newest: newest, replicas: ledger)
-            board.history = HistoryLog()
-            if lock.stillHeld() { try? writeBoard(board, to: target, mode: current?.status.mode ?? 0o644) }
+            var tasks = commit.board.tasks
+            commit.board.tasks = []
+            let end = try commit.append(fresh, merged: true)
+            let folded = try commit.fold(fresh, onto: &tasks, end: end, merged: true)
+            commit.checkpoint(folded: folded, always: true)
+            (result.logEvents, result.logLength) = (commit.board.log.events, end)
+            result.setAside = Self.setAside(fresh, by: commit.board.log.replicas)
             return result
         }
+    }
+
+    /// A board with nothing in it yet (no task, no change) takes the id of
+    /// the board merged into it: there is nothing to keep apart.
+    /// - Returns: whether the board is new here (its file must be written
+    ///   for its id to be kept, even with nothing to merge).
+    /// - Throws: ``PMError/otherBoard(path:found:expected:)`` when the board
+    ///   has something in it and another id.
+    private func adopt(_ boardID: TaskID?, into commit: inout BoardCommit) throws -> Bool {
+        var adopted = try commit.file == nil && !commit.log.exists()
+        if let boardID, commit.file != nil || commit.recordedID != nil, commit.board.id != boardID {
+            guard try commit.board.tasks.isEmpty && logSize(commit.log) == 0 else {
+                throw PMError.otherBoard(path: commit.target, found: boardID, expected: commit.board.id)
+            }
+            commit.board.id = boardID
+            adopted = true
+        }
+        return adopted
     }
 }

@@ -128,126 +128,46 @@ public struct BoardStore: Sendable {
         beforeSave: (Board) throws -> Void = { _ in }, committed: (Board) -> Void = { _ in }
     ) throws -> Result {
         try withLock { lock, target in
-            let log = eventLog(of: target)
             // Through the index when it still describes the file: then only
             // the tasks the change touches are read.
-            var indexed = readIndexed(target)
-            let current = try indexed.map { ($0.header, $0.status) } ?? read(target)
-            // A lost board file is made again as the board its log records.
-            var board = try current?.board ?? Board(id: (log.exists() ? log.recordedBoard() : nil) ?? newBoardID)
-            if let tasks = indexed?.tasks {
-                indexed?.tasks = []
-                board.tasks = tasks
-            }
-            if board.schemaVersion > Board.currentSchemaVersion {
-                throw PMError.newerSchema(path: target, found: board.schemaVersion, supported: Board.currentSchemaVersion)
-            }
-            // Events that must be written (whole, replacing any log) before the change's own.
-            var rebuilt: [Event]?
-            let logMissing = try current != nil && !log.exists()
-            if board.schemaVersion < 2 || logMissing {
-                if board.schemaVersion < 2 { try keepSchemaOneFile(board, at: target, mode: current?.status.mode ?? 0o644) }
-                rebuilt = try convert(&board, replica: replica)
-            } else {
-                try rollForward(&board, log: log)
-            }
-            let position = board.log
-            let result = try change(&board)
-            let events = sealed(Self.events(of: board, replica: replica))
-            guard let last = events.last else { return result }
-            if let damage = indexed?.file.damage {
-                dropIndex(at: target)
-                throw damage
-            }
-            // What this user does, every other copy accepts: the same gate —
-            // the events a conversion writes too. (Its clock is this copy's
-            // own: no later than itself.)
-            for event in (rebuilt ?? []) + events where event.recordedBoard == nil {
-                if let problem = EventProblem.check(event, replica: replica, now: event.clock.milliseconds) {
-                    throw PMError.changeRefused(problem)
-                }
-            }
-            // A copy with no key of its own, new on a board whose copies
-            // sign: every copy would set its change aside (``ReplicaLedger``).
-            if signer == nil, !EventSeal.isSignedReplica(replica) {
-                let ledger = try position.replicas ?? ReplicaLedger.of(log.readAll().events)
-                if ledger.hasSigned, ledger.entries[replica] == nil || !ledger.takes(replica) {
-                    throw PMError.cannotSign(path: keyPath ?? target)
-                }
-            }
-            try beforeSave(board)
+            var commit = try BoardCommit(store: self, lock: lock, target: target, newBoardID: newBoardID, throughIndex: true)
+            try commit.bringUpToDate(replica: replica)
+            let result = try change(&commit.board)
+            let events = sealed(Self.events(of: commit.board, replica: replica))
+            guard !events.isEmpty else { return result }
+            try commit.refuseDamage()
+            try admit((commit.rebuilt ?? []) + events, replica: replica, board: commit)
+            try beforeSave(commit.board)
             // The board before the change, for its events to be folded into:
             // the tasks it touched put back in place (the board is not copied).
-            var before = board.tasks
-            board.tasks = []
-            board.history.restoreTouched(in: &before)
-            let end: Int
-            var record: [Event] = []
-            var note = true
-            let mode = current?.status.mode ?? 0o644
-            var convertedLength = 0
-            if let rebuilt {
-                // Written in merge order (the board's record, at the start of
-                // time, first): history then reads the converted past from the
-                // log's end like any other, instead of sorting all of it.
-                let converted = FoldedTasks.inMergeOrder(rebuilt).flatMap(EventCodec.line)
-                convertedLength = converted.count
-                let bytes = converted + events.flatMap(EventCodec.line)
-                marksFromStart(log, mode: mode)
-                _ = try AtomicFileWriter(fileSystem: fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
-                end = bytes.count
-            } else {
-                let needed = recordNeeded(log, board: board.id, at: position.length)
-                record = needed ?? []
-                note = needed != nil
-                if current == nil {
-                    // A new board's file comes first, so its id is fixed before any event.
-                    var unchanged = board
-                    (unchanged.tasks, unchanged.log, unchanged.history) = (before, position, HistoryLog())
-                    try writeBoard(unchanged, to: target, mode: 0o644)
-                }
-                end = try log.append(record + events)
-            }
-            if note { noteRecorded(log, from: position.length, mode: mode) }
-            // The board is the fold of its events, by the same rules as a merge.
-            // Folded in place: `before` is handed over, not copied.
-            var tasks = before
-            before = []
-            var ledger = position.replicas
-            let folded = FoldedTasks.apply(events, to: &tasks, last: position.order, ledger: &ledger)
-            if folded {
-                board.tasks = tasks
-                board.log = LogPosition(
-                    events: board.log.events + record.count + events.count, length: end, newest: last, replicas: ledger)
-            } else {
-                // The change comes before the board's last event in merge
-                // order (a clock seen more than seven days ahead is not
-                // followed): only the whole log folded in merge order is the
-                // board every copy comes to. It bounds nothing in history.
-                let start = rebuilt == nil ? position.length : convertedLength
-                recordMerged(log, start: start, end: end, bound: position.order, mode: mode)
-                try refold(&board, log: log)
-            }
-            board.history = HistoryLog()
-            // Committed: the log is the truth, and every reader folds in the
-            // log past where board.json stands. The file, a checkpoint, is
-            // rewritten only once that tail passes the bound, or when the
-            // file cannot stand behind (a conversion, a refold in merge order).
-            // A file without heads (an older pm's) makes every reader fold
-            // the whole log again: the first change writes it with them.
-            let headless = current?.board.tasks.contains { $0.isDecoded && !$0.tracked } ?? false
-            let checkpoint =
-                rebuilt != nil || folded == false || headless
-                || Self.tailPassesBound(from: current?.board.log, to: board.log, schema: current?.board.schemaVersion)
-            if checkpoint, lock.stillHeld() {
-                writeCheckpoint(board, throughIndex: indexed != nil, to: target, mode: mode, log: log)
-            } else if indexed == nil, let current {
-                writeIndex(of: current.board, status: current.status, at: target)
-            }
-            if indexed?.file.damage != nil { dropIndex(at: target) }
-            UntilExit.keep(board)
-            committed(board)
+            var before = commit.board.tasks
+            commit.board.tasks = []
+            commit.board.history.restoreTouched(in: &before)
+            let end = try commit.append(events, merged: false)
+            let folded = try commit.fold(events, onto: &before, end: end, merged: false)
+            commit.checkpoint(folded: folded, always: false)
+            UntilExit.keep(commit.board)
+            committed(commit.board)
             return result
+        }
+    }
+
+    /// What this user does, every other copy accepts: the same gate for a
+    /// change's events and a conversion's. (Their clock is this copy's own:
+    /// no later than itself.) A copy with no key of its own, new on a board
+    /// whose copies sign, is refused: every copy would set its change aside
+    /// (``ReplicaLedger``).
+    func admit(_ events: [Event], replica: TaskID, board commit: BoardCommit) throws {
+        for event in events where event.recordedBoard == nil {
+            if let problem = EventProblem.check(event, replica: replica, now: event.clock.milliseconds) {
+                throw PMError.changeRefused(problem)
+            }
+        }
+        if signer == nil, !EventSeal.isSignedReplica(replica) {
+            let ledger = try commit.position.replicas ?? ReplicaLedger.of(commit.log.readAll().events)
+            if ledger.hasSigned, ledger.entries[replica] == nil || !ledger.takes(replica) {
+                throw PMError.cannotSign(path: keyPath ?? commit.target)
+            }
         }
     }
 
