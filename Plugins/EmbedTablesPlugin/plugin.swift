@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Embeds every `Localization/<lang>.lproj/Localizable.strings` table into the
-/// target as generated Swift source. The command re-runs whenever a table
+/// target as generated Swift source, and generates `L10nKey` from the English
+/// table's keys. The command re-runs whenever a table
 /// changes, and the binary needs no resource bundle (L10N.md facts 2 and 4).
 @main
 struct EmbedTablesPlugin: BuildToolPlugin {
@@ -18,13 +19,14 @@ struct EmbedTablesPlugin: BuildToolPlugin {
             inputs.append(table)
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedTables.swift")
+        let keys = context.pluginWorkDirectoryURL.appending(path: "L10nKey.swift")
         return [
             .buildCommand(
                 displayName: "Embedding \(inputs.count) translation tables",
                 executable: try context.tool(named: "EmbedTables").url,
-                arguments: [output.path] + arguments,
+                arguments: [output.path, keys.path] + arguments,
                 inputFiles: inputs,
-                outputFiles: [output]
+                outputFiles: [output, keys]
             )
         ]
     }

@@ -10,7 +10,7 @@ struct Assign: PMCommand {
         CommandConfiguration(commandName: "assign", abstract: help(.helpCommandAssign))
     }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @Argument(help: ArgumentHelp(help(.helpNames), valueName: "name")) var names: [String]
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption

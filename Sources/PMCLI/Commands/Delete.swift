@@ -10,7 +10,7 @@ struct Delete: PMCommand {
         CommandConfiguration(commandName: "delete", abstract: help(.helpCommandDelete), aliases: ["rm"])
     }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 

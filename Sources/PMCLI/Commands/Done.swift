@@ -9,7 +9,7 @@ import PMSync
 struct Done: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "done", abstract: help(.helpCommandDone)) }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 

@@ -8,7 +8,7 @@ import PMSync
 struct Edit: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "edit", abstract: help(.helpCommandEdit)) }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @Option(help: ArgumentHelp(help(.helpTitle))) var title: String?
     @Option(help: ArgumentHelp(help(.helpBody))) var body: String?
     @Option(help: ArgumentHelp(help(.helpDue))) var due: String?

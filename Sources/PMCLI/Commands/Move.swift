@@ -8,7 +8,7 @@ import PMSync
 struct Move: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "move", abstract: help(.helpCommandMove)) }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @Argument(help: ArgumentHelp(help(.helpState))) var state: String
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption

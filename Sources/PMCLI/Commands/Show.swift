@@ -8,7 +8,7 @@ import PMSync
 struct Show: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "show", abstract: help(.helpCommandShow)) }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
     @OptionGroup var colors: ColorOption

@@ -11,7 +11,7 @@ struct Start: PMCommand {
         CommandConfiguration(commandName: "start", abstract: help(.helpCommandStart))
     }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 

@@ -10,7 +10,7 @@ struct Take: PMCommand {
         CommandConfiguration(commandName: "take", abstract: help(.helpCommandTake))
     }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 

@@ -10,7 +10,7 @@ struct Unassign: PMCommand {
         CommandConfiguration(commandName: "unassign", abstract: help(.helpCommandUnassign))
     }
 
-    @Argument(help: ArgumentHelp(help(.helpId))) var id: String
+    @Argument(help: ArgumentHelp(help(.helpID))) var id: String
     @Argument(help: ArgumentHelp(help(.helpNames), valueName: "name")) var names: [String]
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption

@@ -17,7 +17,7 @@ struct TaskView {
             if task.isOverdue(today: today) { due = style.red(due + " " + l.string(.showOverdue)) }
         }
         var rows: [(L10nKey, String)] = [
-            (.showId, task.id.rawValue),
+            (.showID, task.id.rawValue),
             (.showTitle, TextSafety.escaped(task.title)),
             (.showState, l.string(StateNames.key(task.state))),
             (.showDue, due),
