@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "PMICUTests", dependencies: ["PMICU"]),
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMICU", "PMTestSupport"]),
+        .testTarget(name: "PMKitTests", dependencies: ["PMKit", "PMCore", "PMTestSupport"]),
         .testTarget(name: "PMCLITests", dependencies: ["PMCLI", "PMCore", "PMKit", "PMLocalization", "PMSync"]),
         .testTarget(
             name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),

