@@ -110,7 +110,7 @@ public enum PMMain {
         }
         let root = CommandModel.load()
         let width = ProcessContext.terminalWidth(
-            ProcessContext.variables["COLUMNS"], output: CurrentRun.now.invocation.output)
+            RunVariables.columns(ProcessContext.variables), output: CurrentRun.now.invocation.output)
         let renderer = HelpRenderer(localizer: ProcessContext.localizer, width: width, root: root)
         let check = UsageCheck(root: root, valueLabel: renderer.valueLabel)
         // Machine output ArgumentParser makes (its JSON of the commands), untouched.

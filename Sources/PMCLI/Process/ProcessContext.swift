@@ -92,8 +92,8 @@ struct ProcessContext {
     /// The width of the terminal the user sits at: `COLUMNS`, else standard
     /// output's terminal, else the controlling terminal (so `pm list | less`
     /// fills a wide window), else 80.
-    static func terminalWidth(_ columns: String?, output: Int32) -> Int {
-        if let columns, let value = Int(columns), value > 0 { return min(value, 1000) }
+    static func terminalWidth(_ columns: Int?, output: Int32) -> Int {
+        if let columns { return columns }
         var size = winsize()
         if isatty(output) == 1, ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             return min(Int(size.ws_col), 1000)

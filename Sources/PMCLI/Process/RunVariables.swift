@@ -25,7 +25,8 @@ struct RunVariables {
     var reminders = ReminderSchedule()
     /// `TERM`, `COLUMNS`, `NO_COLOR`.
     var term: String
-    var columns: String?
+    /// `COLUMNS` when it is a width (1 and up, at most 1000 used).
+    var columns: Int?
     var noColor: Bool
     /// `LC_ALL`, `LC_TIME`, `LANG`: the ICU locale dates are written in.
     var formatLocale: String
@@ -73,8 +74,16 @@ struct RunVariables {
             reminders = parsed
         }
         term = variables["TERM"] ?? ""
-        columns = variables["COLUMNS"]
+        columns = Self.columns(variables)
         noColor = nonEmpty(variables["NO_COLOR"]) != nil
         formatLocale = LanguageResolver.formatLocale(environment: variables)
+    }
+
+    /// `COLUMNS` as a width: a whole number from 1 (more than 1000 is 1000);
+    /// nil otherwise. Also read alone by help, which runs when other
+    /// variables would refuse the run.
+    static func columns(_ variables: [String: String]) -> Int? {
+        guard let text = variables["COLUMNS"], let value = Int(text), value > 0 else { return nil }
+        return min(value, 1000)
     }
 }
