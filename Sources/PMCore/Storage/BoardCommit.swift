@@ -24,7 +24,7 @@ struct BoardCommit {
     /// nil when there is none.
     let file: (board: Board, status: FileStatus)?
     /// The board read through its index, when it was (its tasks moved into ``board``).
-    let indexed: BoardStore.IndexedBoard?
+    let indexed: BoardIndexFile.Indexed?
     /// The id the log records, when the board file is lost and its log is not.
     let recordedID: TaskID?
     /// The board: as read, then up to date, then with the new events folded in.
@@ -45,7 +45,7 @@ struct BoardCommit {
     init(store: BoardStore, lock: BoardLock, target: String, newBoardID: TaskID, throughIndex: Bool) throws {
         (self.store, self.lock, self.target) = (store, lock, target)
         log = store.eventLog(of: target)
-        var indexed = throughIndex ? store.readIndexed(target) : nil
+        var indexed = throughIndex ? store.index.read(board: target) : nil
         file = try indexed.map { ($0.header, $0.status) } ?? store.read(target)
         recordedID = try file == nil && log.exists() ? log.recordedBoard() : nil
         board = file?.board ?? Board(id: recordedID ?? newBoardID)
@@ -75,7 +75,7 @@ struct BoardCommit {
     /// is dropped and the damage thrown, before anything is committed.
     func refuseDamage() throws {
         guard let damage = indexed?.file.damage else { return }
-        store.dropIndex(at: target)
+        store.index.drop(at: target)
         throw damage
     }
 
@@ -157,8 +157,8 @@ struct BoardCommit {
         if due, lock.stillHeld() {
             store.writeCheckpoint(board, throughIndex: indexed != nil, to: target, mode: mode, log: log)
         } else if indexed == nil, let file {
-            store.writeIndex(of: file.board, status: file.status, at: target)
+            store.index.write(of: file.board, status: file.status, at: target)
         }
-        if indexed?.file.damage != nil { store.dropIndex(at: target) }
+        if indexed?.file.damage != nil { store.index.drop(at: target) }
     }
 }

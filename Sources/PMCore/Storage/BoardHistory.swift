@@ -89,7 +89,7 @@ extension BoardStore {
         let target = try targetPath()
         let log = eventLog(of: target)
         guard try log.exists() else { return ReplicaLedger() }
-        let header = try readIndexed(target)?.header ?? read(target)?.board
+        let header = try index.read(board: target)?.header ?? read(target)?.board
         if let header, header.schemaVersion == Board.currentSchemaVersion, var ledger = header.log.replicas,
             header.log.order != nil || header.log.events == 0
         {

@@ -29,7 +29,7 @@ extension BoardStore {
             let log = eventLog(of: target)
             // Through the index when it still describes the file: the tasks
             // the tail does not touch are copied, checked, not decoded.
-            if var indexed = readIndexed(target), indexed.header.schemaVersion == Board.currentSchemaVersion {
+            if var indexed = index.read(board: target), indexed.header.schemaVersion == Board.currentSchemaVersion {
                 var board = indexed.header
                 (board.tasks, indexed.tasks) = (indexed.tasks, [])
                 try rollForward(&board, log: log)
@@ -43,7 +43,7 @@ extension BoardStore {
                     } catch is CopiedTasks.Refused {}
                 }
                 // Not what the index said: the board is read whole.
-                dropIndex(at: target)
+                index.drop(at: target)
             }
             let current = try read(target, lazyHeads: true)
             var board: Board
@@ -82,7 +82,7 @@ extension BoardStore {
             try writeBoard(board, to: target, mode: mode, copyUnread: true)
             return
         } catch is CopiedTasks.Refused {
-            dropIndex(at: target)
+            index.drop(at: target)
         } catch {
             return
         }

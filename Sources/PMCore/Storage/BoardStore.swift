@@ -23,6 +23,9 @@ public struct BoardStore: Sendable {
     /// that says why a change cannot be made).
     public var keyPath: String?
 
+    /// The index beside the board file.
+    let index: BoardIndexFile
+
     /// A store for the board at `path`.
     public init(
         path: String, fileSystem: FileSystem = PosixFileSystem(), lockTimeoutMilliseconds: Int = 5000,
@@ -30,6 +33,7 @@ public struct BoardStore: Sendable {
     ) {
         self.path = path
         self.fileSystem = fileSystem
+        index = BoardIndexFile(fileSystem: fileSystem)
         self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
         self.sleep = sleep
     }
@@ -48,6 +52,31 @@ public struct BoardStore: Sendable {
         }
         try rollForward(&board, log: log)
         return board
+    }
+
+    /// Runs `body` on the board for a command that reads a few of its tasks
+    /// (`pm show`): through the index when it still describes the file, so
+    /// that only the tasks `body` asks for are decoded; otherwise, or when a
+    /// task it read was not what the index said (the index is then dropped),
+    /// on the board read whole, as ``load()`` gives it (nil: no board yet).
+    public func withFewTasks<Result>(_ body: (Board?) throws -> Result) throws -> Result {
+        let target = try targetPath()
+        if let indexed = index.read(board: target), indexed.header.schemaVersion >= 2,
+            indexed.header.schemaVersion <= Board.currentSchemaVersion
+        {
+            var board = indexed.header
+            board.tasks = indexed.tasks
+            try rollForward(&board, log: eventLog(of: target))
+            let result: Result?
+            do {
+                result = try body(board)
+            } catch  where indexed.file.damage != nil {
+                result = nil
+            }
+            if let result, indexed.file.damage == nil { return result }
+            index.drop(at: target)
+        }
+        return try body(load())
     }
 
     /// The id of a board known only from its log, until a change names it.
@@ -227,9 +256,8 @@ public struct BoardStore: Sendable {
         for case .bytes(let chunk) in pieces where header.count < layout.tasksStart {
             header += chunk.prefix(layout.tasksStart - header.count)
         }
-        if let written, let index = BoardIndex(written: board, layout: layout, header: header[...], status: written) {
-            _ = try? AtomicFileWriter(fileSystem: fileSystem).write(
-                [index.encoded()[...]], to: BoardIndex.path(for: target), mode: mode & 0o666)
+        if let written, let made = BoardIndex(written: board, layout: layout, header: header[...], status: written) {
+            index.write(made, at: target, mode: mode)
         }
     }
 
