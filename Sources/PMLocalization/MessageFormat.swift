@@ -63,34 +63,7 @@ public struct MessageFormat: Sendable, Equatable {
                 i += 1
                 continue
             }
-            var position: Int?
-            var digits = 0
-            var j = i
-            while j < scalars.count, let d = Self.digit(scalars[j]) {
-                digits = digits * 10 + d
-                j += 1
-                if digits > 99 { break }
-            }
-            if j > i, j < scalars.count, scalars[j] == "$", digits > 0 {
-                position = digits
-                i = j + 1
-            }
-            var lengthModifiers = 0
-            while i < scalars.count, scalars[i] == "l", lengthModifiers < 2 {
-                lengthModifiers += 1
-                i += 1
-            }
-            guard i < scalars.count else {
-                throw Problem.unsupportedSpecifier(String(String.UnicodeScalarView(scalars[start..<i])))
-            }
-            let type: PlaceholderType
-            switch scalars[i] {
-            case "@" where lengthModifiers == 0: type = .text
-            case "d", "i", "u": type = .number
-            default:
-                throw Problem.unsupportedSpecifier(String(String.UnicodeScalarView(scalars[start...i])))
-            }
-            i += 1
+            let (position, type) = try Self.specifier(scalars, at: &i, start: start)
             let index: Int
             if let position {
                 index = position
@@ -108,14 +81,55 @@ public struct MessageFormat: Sendable, Equatable {
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         pieces = try Self.resolvingGrammar(pieces)
+        self.pieces = pieces
+        self.signature = try Self.signature(of: types)
+    }
+
+    /// The specifier after a `%` at `start` (`i` just past the `%`): its
+    /// position when it names one (`%2$@`) and its type; `i` ends past it.
+    private static func specifier(
+        _ scalars: [Unicode.Scalar], at i: inout Int, start: Int
+    ) throws -> (position: Int?, type: PlaceholderType) {
+        var position: Int?
+        var digits = 0
+        var j = i
+        while j < scalars.count, let d = Self.digit(scalars[j]) {
+            digits = digits * 10 + d
+            j += 1
+            if digits > 99 { break }
+        }
+        if j > i, j < scalars.count, scalars[j] == "$", digits > 0 {
+            position = digits
+            i = j + 1
+        }
+        var lengthModifiers = 0
+        while i < scalars.count, scalars[i] == "l", lengthModifiers < 2 {
+            lengthModifiers += 1
+            i += 1
+        }
+        guard i < scalars.count else {
+            throw Problem.unsupportedSpecifier(String(String.UnicodeScalarView(scalars[start..<i])))
+        }
+        let type: PlaceholderType
+        switch scalars[i] {
+        case "@" where lengthModifiers == 0: type = .text
+        case "d", "i", "u": type = .number
+        default:
+            throw Problem.unsupportedSpecifier(String(String.UnicodeScalarView(scalars[start...i])))
+        }
+        i += 1
+        return (position, type)
+    }
+
+    /// The placeholder types in position order; a position skipped is refused.
+    private static func signature(of types: [Int: PlaceholderType]) throws -> [PlaceholderType] {
         let count = types.keys.max() ?? 0
         var signature: [PlaceholderType] = []
         for position in 0..<count {
             guard let type = types[position + 1] else { throw Problem.inconsistentPositions }
             signature.append(type)
         }
-        self.pieces = pieces
-        self.signature = signature
+        return signature
     }
 
     /// Splits particle and elision notations out of the literals, and throws

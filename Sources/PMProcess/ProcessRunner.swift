@@ -48,6 +48,31 @@ public struct ProcessRunner: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        Self.redirect(&actions, out: out, err: err, inherited: inherited)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        Self.startClean(&attributes)
+
+        // env finds the command on the child's PATH, and enters the directory (-C).
+        let argv = ["/usr/bin/env"] + (directory.map { ["-C", $0] } ?? []) + [executable] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cVariables = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { for pointer in cArguments + cVariables { free(pointer) } }
+        var pid: pid_t = 0
+        let failed = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cVariables)
+        guard failed == 0 else { throw SpawnError(call: "posix_spawn", code: failed) }
+
+        let (status, timedOut) = Self.wait(for: pid, writing: (out, err), timeout: timeout, idle: idle, progress: progress)
+        let exited = (status & 0x7f) == 0
+        let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Result(status: code, output: Self.contents(out), errors: Self.contents(err), timedOut: timedOut)
+    }
+
+    /// The child reads nothing (/dev/null), writes to `out` and `err`, and
+    /// gets `inherited` as its descriptor 3.
+    private static func redirect(_ actions: inout posix_spawn_file_actions_t, out: Int32, err: Int32, inherited: Int32?) {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out, 1)
         posix_spawn_file_actions_adddup2(&actions, err, 2)
@@ -55,13 +80,12 @@ public struct ProcessRunner: Sendable {
         // process has open (a file another thread is writing, held open by
         // a long git, could not be run: ETXTBSY).
         if let inherited { posix_spawn_file_actions_adddup2(&actions, inherited, 3) }
-        _ = Self.closeFrom?(&actions, inherited == nil ? 3 : 4)
+        _ = closeFrom?(&actions, inherited == nil ? 3 : 4)
+    }
 
-        // The child starts with no signal blocked and SIGPIPE at its default,
-        // whatever this process does with them.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
+    /// The child starts with no signal blocked and SIGPIPE at its default,
+    /// whatever this process does with them, in a process group of its own.
+    private static func startClean(_ attributes: inout posix_spawnattr_t) {
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -75,38 +99,37 @@ public struct ProcessRunner: Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+    }
 
-        // env finds the command on the child's PATH, and enters the directory (-C).
-        let argv = ["/usr/bin/env"] + (directory.map { ["-C", $0] } ?? []) + [executable] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        var cVariables = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-        defer { for pointer in cArguments + cVariables { free(pointer) } }
-        var pid: pid_t = 0
-        let failed = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, &cVariables)
-        guard failed == 0 else { throw SpawnError(call: "posix_spawn", code: failed) }
-
-        let deadline = Self.seconds() + timeout
+    /// Waits for `pid` to end, killing its process group at the `timeout`
+    /// or once `idle` (see ``run(_:_:in:timeout:idle:inherited:progress:)``);
+    /// returns its wait status and whether it was killed.
+    /// - Parameter files: the scratch files it writes its output and errors to.
+    private static func wait(
+        for pid: pid_t, writing files: (out: Int32, err: Int32), timeout: Double, idle: Double?, progress: (() -> Int)?
+    ) -> (status: Int32, timedOut: Bool) {
+        let deadline = seconds() + timeout
         var timedOut = false
         var status: Int32 = 0
-        var written = Self.size(out) + Self.size(err)
-        var lastProgress = Self.seconds()
+        var written = size(files.out) + size(files.err)
+        var lastProgress = seconds()
         var measured = progress?()
         var lastMeasure = lastProgress
-        var working = Self.processorTicks(ofGroup: pid)
+        var working = processorTicks(ofGroup: pid)
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
             if reaped < 0 && errno != EINTR { break }
-            let now = Self.seconds()
+            let now = seconds()
             if idle != nil {
-                let size = Self.size(out) + Self.size(err)
+                let size = Self.size(files.out) + Self.size(files.err)
                 if size != written { (written, lastProgress) = (size, now) }
                 if now - lastMeasure >= 0.25 {
                     lastMeasure = now
                     let value = progress?()
                     if value != measured { (measured, lastProgress) = (value, now) }
                     // Busy is not silent: a process waiting on a network uses none.
-                    let ticks = Self.processorTicks(ofGroup: pid)
+                    let ticks = processorTicks(ofGroup: pid)
                     if ticks > working + 2 { lastProgress = now }
                     working = ticks
                 }
@@ -120,9 +143,7 @@ public struct ProcessRunner: Sendable {
             }
             usleep(5_000)
         }
-        let exited = (status & 0x7f) == 0
-        let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Result(status: code, output: Self.contents(out), errors: Self.contents(err), timedOut: timedOut)
+        return (status, timedOut)
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which

@@ -98,62 +98,67 @@ public struct FolderTransport: Transport {
                 throw SyncError.badRemote(target: path, detail: directory)
             }
         }
-        for file in files {
-            let target = path + "/" + file.name
-            let directory = Paths.parent(of: target)
+        for file in files { try write(file) }
+        for name in aside { try setAside(name) }
+    }
+
+    /// Writes one file whole, then renames it into place.
+    private func write(_ file: RemoteFile) throws {
+        let target = path + "/" + file.name
+        let directory = Paths.parent(of: target)
+        do {
+            try files.createDirectories(directory)
+            let temporary = directory + "/.pm-" + PMEnvironment.randomID().rawValue + ".tmp"
+            let descriptor = try files.createExclusive(temporary, mode: 0o644)
             do {
-                try self.files.createDirectories(directory)
-                let temporary = directory + "/.pm-" + PMEnvironment.randomID().rawValue + ".tmp"
-                let descriptor = try self.files.createExclusive(temporary, mode: 0o644)
-                do {
-                    try self.files.write(descriptor, file.bytes[...])
-                    try self.files.close(descriptor)
-                    if case .segment = RemoteLayout.classify(file.name)?.kind {
-                        // A segment is never replaced: a copy that took the same
-                        // number first (the same replica elsewhere) keeps it.
-                        do {
-                            try self.files.moveNoReplace(
-                                temporary, intoDirectory: directory, name: Paths.lastComponent(of: target))
-                        } catch let error as SystemCallError where error.code == EEXIST {
-                            try? self.files.remove(temporary)
-                            throw SyncError.rejected
-                        }
-                    } else {
-                        try self.files.rename(temporary, to: target)
-                    }
-                } catch {
-                    try? self.files.remove(temporary)
-                    throw error
-                }
-            } catch SyncError.rejected {
-                throw SyncError.rejected
-            } catch {
-                throw Self.failure(error, file.name, target: path)
-            }
-        }
-        for name in aside {
-            let directory = path + "/aside"
-            let base = Paths.lastComponent(of: name)
-            do {
-                if status(directory) == nil { try self.files.createDirectories(directory) }
-                // Into the real folder (a link there is refused), never over a file already there.
-                var counter = 1
-                while true {
+                try files.write(descriptor, file.bytes[...])
+                try files.close(descriptor)
+                if case .segment = RemoteLayout.classify(file.name)?.kind {
+                    // A segment is never replaced: a copy that took the same
+                    // number first (the same replica elsewhere) keeps it.
                     do {
-                        try self.files.moveNoReplace(
-                            path + "/" + name, intoDirectory: directory, name: counter == 1 ? base : "\(counter)-" + base)
-                        break
-                    } catch let error as SystemCallError where error.code == EEXIST && counter < 1000 {
-                        counter += 1
+                        try files.moveNoReplace(temporary, intoDirectory: directory, name: Paths.lastComponent(of: target))
+                    } catch let error as SystemCallError where error.code == EEXIST {
+                        try? files.remove(temporary)
+                        throw SyncError.rejected
                     }
+                } else {
+                    try files.rename(temporary, to: target)
                 }
-            } catch let error as SystemCallError where error.code == ENOENT && status(path + "/" + name) == nil {
-                // Another copy syncing at the same moment moved it first:
-                // what it held was read by both (issue 43, item 12).
-                continue
             } catch {
-                throw Self.failure(error, name, target: path)
+                try? files.remove(temporary)
+                throw error
             }
+        } catch SyncError.rejected {
+            throw SyncError.rejected
+        } catch {
+            throw Self.failure(error, file.name, target: path)
+        }
+    }
+
+    /// Moves the file `name` into `aside/`, under a name not taken there.
+    private func setAside(_ name: String) throws {
+        let directory = path + "/aside"
+        let base = Paths.lastComponent(of: name)
+        do {
+            if status(directory) == nil { try files.createDirectories(directory) }
+            // Into the real folder (a link there is refused), never over a file already there.
+            var counter = 1
+            while true {
+                do {
+                    try files.moveNoReplace(
+                        path + "/" + name, intoDirectory: directory, name: counter == 1 ? base : "\(counter)-" + base)
+                    break
+                } catch let error as SystemCallError where error.code == EEXIST && counter < 1000 {
+                    counter += 1
+                }
+            }
+        } catch let error as SystemCallError where error.code == ENOENT && status(path + "/" + name) == nil {
+            // Another copy syncing at the same moment moved it first:
+            // what it held was read by both (issue 43, item 12).
+            return
+        } catch {
+            throw Self.failure(error, name, target: path)
         }
     }
 

@@ -148,7 +148,7 @@ public struct Syncer: Sendable {
     private enum Restart: Error { case remoteLost }
 
     /// This copy's ids: its own and its former ones.
-    private var own: [TaskID] { [replica] + former }
+    var own: [TaskID] { [replica] + former }
 
     /// One round; returns what it did, the log's extent the remote now has,
     /// and the segments the local log now holds.
@@ -162,85 +162,21 @@ public struct Syncer: Sendable {
         var entries = snapshot.files.compactMap { file in RemoteLayout.classify(file.name).map { (file, $0) } }
         report.ignored += snapshot.files.filter { RemoteLayout.classify($0.name) == nil }.map(\.name)
         let mine = own.map(\.rawValue) + [RemoteLayout.forwardedFolder + "/" + replica.rawValue]
-        // What this copy published: each of its ids' segments, and its forwarded
-        // ones — numbered on from what this copy knows it wrote. A number far
-        // beyond (someone else planted it in this copy's folder) is no segment
-        // of its own: read as a conflicted copy is, set aside, and said.
-        let farAhead = RemoteLayout.farAhead(
-            entries.map(\.1).filter { mine.contains($0.key) }, known: saved.segments, used: used)
-        var listed: [String: NumberSet] = [:]
-        for index in entries.indices where mine.contains(entries[index].1.key) {
-            guard case .segment(let number) = entries[index].1.kind else { continue }
-            if farAhead.contains(entries[index].0.name) {
-                entries[index].1.kind = .copy
-                report.farAhead.append(entries[index].0.name)
-            } else {
-                listed[entries[index].1.key, default: NumberSet()].insert(number)
-            }
-        }
-        // Something that is no file, planted where this copy would write its
-        // next segment (a folder named 2.jsonl), is passed over and moved
-        // aside: each sync failed on it, said "offline" (issue 43, item 12).
-        report.notFiles = snapshot.notFiles
-        for name in snapshot.notFiles {
-            guard let entry = RemoteLayout.classify(name), mine.contains(entry.key),
-                case .segment(let number) = entry.kind
-            else { continue }
-            listed[entry.key, default: NumberSet()].insert(number)
-            report.farAhead.append(name)
-        }
-        // Every segment's number and bytes, whoever's.
-        var numbers: [String: NumberSet] = [:]
-        var bytes: [String: [Int: Int64]] = [:]
-        for (file, entry) in entries {
-            guard case .segment(let number) = entry.kind else { continue }
-            numbers[entry.key, default: NumberSet()].insert(number)
-            bytes[entry.key, default: [:]][number] = file.size
-        }
+        let listed = listOwn(&entries, notFiles: snapshot.notFiles, mine: mine, saved: saved, used: used, report: &report)
+        let (numbers, bytes) = Self.segments(in: entries)
         // (A listing cut short by its limit proves nothing lost.)
-        if snapshot.unlisted.isEmpty,
-            mine.contains(where: { !(saved.segments[$0] ?? NumberSet()).isSubset(of: listed[$0] ?? NumberSet()) })
-                || saved.segments.contains(where: { key, known in
-                    // Anyone's segment gone, or not the bytes it had: changes
-                    // this copy holds may be missing there (issue 43).
-                    !known.isSubset(of: numbers[key] ?? NumberSet())
-                        || saved.sizes[key].map { $0 != Self.bytes(of: known, in: bytes[key] ?? [:]) } == true
-                })
-        {
+        if snapshot.unlisted.isEmpty, Self.remoteLost(saved, mine: mine, listed: listed, numbers: numbers, bytes: bytes) {
             throw Restart.remoteLost
         }
-        var read = Reading(gate: EventGate(now: now().milliseconds), known: saved.segments)
-        read.report.cut += snapshot.unlisted.map { ($0, 0) }
-        // Smallest first: a few huge files (sparse, growing) cannot use up the
-        // budget before the ordinary ones are read.
-        for (file, entry) in entries.sorted(by: { ($0.0.size, $0.0.name) < ($1.0.size, $1.0.name) }) {
-            read.take(file, entry, own: own.contains(entry.replica))
-        }
-        report.skipped = read.report.skipped
-        report.cut = read.report.cut
-        report.stoppedAtLongLine = read.report.stoppedAtLongLine
-        report.setAside = read.report.setAside.filter { !report.farAhead.contains($0) }
-        report.ignored += read.report.ignored
-        let merged: BoardStore.MergeResult
-        do {
-            merged = try store.mergeDetailed(read.incoming, boardID: snapshot.boardID, newBoardID: makeID(), replica: replica)
-        } catch PMError.otherBoard(_, let found, let expected) {
-            throw SyncError.otherBoard(remote: found, local: expected)
-        }
+        let read = readRemote(entries, unlisted: snapshot.unlisted, saved: saved, report: &report)
+        let merged = try merge(read, boardID: snapshot.boardID)
         // What the board does not take is not counted as received, and is said.
         report.unsigned = merged.setAside
         report.received = merged.added - merged.setAside.reduce(0) { $0 + $1.count }
         let extent = (merged.logEvents, merged.logLength)
         var known = read.known
         guard merged.logEvents > 0 else {
-            // A first sync before any change: the remote takes this board's id.
-            let description =
-                snapshot.boardID != nil
-                ? [] : [RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: merged.boardID))]
-            if !description.isEmpty || !report.setAside.isEmpty || !report.farAhead.isEmpty {
-                try transport.publish(
-                    description, aside: report.setAside + report.farAhead, message: "Shared board \(merged.boardID.rawValue)")
-            }
+            try shareBoard(merged.boardID, remoteNamesIt: snapshot.boardID != nil, report: report)
             return (report, extent, known, Self.sizes(of: known, bytes, published: []))
         }
         // What this copy made since its last sync (all of it after a restart),
@@ -265,6 +201,26 @@ public struct Syncer: Sendable {
             try transport.publish(files, aside: report.setAside + report.farAhead, message: message)
         }
         return (report, extent, known, Self.sizes(of: known, bytes, published: zip(published, files).map { ($0.0, $0.1) }))
+    }
+
+    /// Folds the events read into the local board (a remote of another board is refused).
+    private func merge(_ read: Reading, boardID: TaskID?) throws -> BoardStore.MergeResult {
+        do {
+            return try store.mergeDetailed(read.incoming, boardID: boardID, newBoardID: makeID(), replica: replica)
+        } catch PMError.otherBoard(_, let found, let expected) {
+            throw SyncError.otherBoard(remote: found, local: expected)
+        }
+    }
+
+    /// A first sync before any change: the remote takes this board's id
+    /// (unless it names one already), and conflicted copies are set aside.
+    private func shareBoard(_ boardID: TaskID, remoteNamesIt: Bool, report: Report) throws {
+        let description =
+            remoteNamesIt ? [] : [RemoteFile(name: RemoteDescription.name, bytes: RemoteDescription.bytes(board: boardID))]
+        if !description.isEmpty || !report.setAside.isEmpty || !report.farAhead.isEmpty {
+            try transport.publish(
+                description, aside: report.setAside + report.farAhead, message: "Shared board \(boardID.rawValue)")
+        }
     }
 
     /// The bytes the segments `numbers` have, as listed.

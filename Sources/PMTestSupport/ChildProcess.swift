@@ -50,60 +50,18 @@ public final class ChildProcess: @unchecked Sendable {
     ) throws {
         out = try scratchFile()
         err = try scratchFile()
-        let inputFile = try input.map { bytes -> Int32 in
-            let descriptor = try scratchFile()
-            bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let wrote = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if wrote < 0 && errno == EINTR { continue }
-                    if wrote <= 0 { break }
-                    offset += wrote
-                }
-            }
-            lseek(descriptor, 0, SEEK_SET)
-            return descriptor
-        }
+        let inputFile = try input.map(scratchFile(holding:))
         defer { if let inputFile { close(inputFile) } }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let inputFile {
-            posix_spawn_file_actions_adddup2(&actions, inputFile, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        for (descriptor, stream, scratch) in [(Int32(1), stdout, out), (2, stderr, err)] {
-            switch stream {
-            case .capture: posix_spawn_file_actions_adddup2(&actions, scratch, descriptor)
-            case .discard: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
-            case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            case .output: posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
-            }
-        }
-
-        // Nothing else this process has open: a binary another test thread
-        // is copying, held open for writing by this child, cannot be run
-        // (ETXTBSY), and a pipe it holds never ends.
-        _ = closeFrom?(&actions, 3)
+        redirect(&actions, input: inputFile, stdout: (stdout, out), stderr: (stderr, err))
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // Its own process group, so that a signal reaches what it started too,
-        // as Ctrl-C in a terminal does.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        startClean(&attributes)
 
         let variables = (environment ?? ProcessInfo.processInfo.environment).map { $0.key + "=" + $0.value }
         // env enters the directory (-C): glibc's addchdir_np is not in Swift's Glibc.
@@ -187,6 +145,66 @@ public func runChild(
     try ChildProcess(
         executable, arguments, environment: environment, in: directory, input: input, stdout: stdout, stderr: stderr
     ).wait()
+}
+
+/// A scratch file holding `bytes`, read from its start.
+private func scratchFile(holding bytes: Data) throws -> Int32 {
+    let descriptor = try scratchFile()
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let wrote = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if wrote < 0 && errno == EINTR { continue }
+            if wrote <= 0 { break }
+            offset += wrote
+        }
+    }
+    lseek(descriptor, 0, SEEK_SET)
+    return descriptor
+}
+
+/// The child reads `input` (nothing: /dev/null), its output and errors go
+/// where their streams say (`.capture`: to the scratch file beside it), and
+/// it holds nothing else this process has open.
+private func redirect(
+    _ actions: inout posix_spawn_file_actions_t, input: Int32?, stdout: (ChildStream, Int32), stderr: (ChildStream, Int32)
+) {
+    if let input {
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
+    for (descriptor, stream, scratch) in [(Int32(1), stdout.0, stdout.1), (2, stderr.0, stderr.1)] {
+        switch stream {
+        case .capture: posix_spawn_file_actions_adddup2(&actions, scratch, descriptor)
+        case .discard: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .output: posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
+        }
+    }
+
+    // Nothing else this process has open: a binary another test thread
+    // is copying, held open for writing by this child, cannot be run
+    // (ETXTBSY), and a pipe it holds never ends.
+    _ = closeFrom?(&actions, 3)
+}
+
+/// The child starts with no signal blocked and SIGPIPE at its default, in
+/// a process group of its own.
+private func startClean(_ attributes: inout posix_spawnattr_t) {
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    // Its own process group, so that a signal reaches what it started too,
+    // as Ctrl-C in a terminal does.
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+        &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 }
 
 /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which Swift's

@@ -55,44 +55,8 @@ extension BoardRenderer {
         ]
         for field in TaskForm.Field.allCases {
             let y = rows[field] ?? top
-            let focused = form.focus == field
-            screen.write(labels[field.rawValue], x: left + 2, y: y, look: focused ? [.bold] : [.dim])
-            let text = [form.title, form.body, form.due, form.assignees][field.rawValue]
-            let lines = field == .body ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
-            // The caret's line and column in the field.
-            var caretLine = 0
-            var caretColumn = focused ? form.caret : 0
-            if field == .body, focused {
-                var remaining = form.caret
-                for (number, line) in lines.enumerated() {
-                    if remaining <= line.count {
-                        caretLine = number
-                        caretColumn = remaining
-                        break
-                    }
-                    remaining -= line.count + 1
-                }
-            }
-            let firstLine = max(0, caretLine - (field == .body ? bodyLines - 1 : 0))
-            for (offset, line) in lines.dropFirst(firstLine).prefix(field == .body ? bodyLines : 1).enumerated() {
-                let shown = TextSafety.escaped(line)
-                // Scroll a long line so the caret stays in view.
-                let before = String(shown.prefix(focused && offset + firstLine == caretLine ? caretColumn : 0))
-                var start = 0
-                while TerminalCells.width(of: String(Array(before).dropFirst(start))) >= fieldWidth { start += 1 }
-                let visible = String(Array(shown).dropFirst(start))
-                screen.write(visible, x: fieldX, y: y + offset, look: focused ? [.reverse] : [], limit: fieldWidth)
-                if focused { screen.paint(x: fieldX, y: y + offset, count: fieldWidth, look: .reverse) }
-                if focused, offset + firstLine == caretLine {
-                    screen.cursor = (fieldX + TerminalCells.width(of: String(Array(before).dropFirst(start))), y + offset)
-                }
-            }
-            if lines.isEmpty || (focused && text.isEmpty) {
-                if focused {
-                    screen.paint(x: fieldX, y: y, count: fieldWidth, look: .reverse)
-                    screen.cursor = (fieldX, y)
-                }
-            }
+            screen.write(labels[field.rawValue], x: left + 2, y: y, look: form.focus == field ? [.bold] : [.dim])
+            drawField(field, of: form, x: fieldX, y: y, width: fieldWidth, bodyLines: bodyLines, into: &screen)
         }
         // The deadline, checked as typed.
         let dueY = (rows[.due] ?? top) + 1
@@ -100,15 +64,66 @@ extension BoardRenderer {
             let (valid, text) = checkDue(form.due)
             screen.write(TerminalCells.truncate(text, toWidth: fieldWidth), x: fieldX, y: dueY, look: valid ? [.dim] : [.red])
         }
-        let note: (String, ScreenCell.Look)
-        if form.confirmingDiscard {
-            note = (localizer.string(.boardFormDiscard), [.bold, .red])
-        } else if form.changedUnderneath {
-            note = (localizer.string(.boardFormChangedUnderneath), [.red])
-        } else {
-            note = (localizer.string(form.focus == .body ? .boardFormBodyHint : .boardFormHint), [.dim])
-        }
+        let note = formNote(form)
         screen.write(TerminalCells.truncate(note.0, toWidth: inner - 2), x: left + 2, y: top + height - 2, look: note.1)
+    }
+
+    /// One field of the form at (`x`, `y`), `width` cells wide: the body on
+    /// `bodyLines` lines, a long line scrolled so that the caret stays in
+    /// view; the focused field in reverse video, the cursor at its caret.
+    private func drawField(
+        _ field: TaskForm.Field, of form: TaskForm, x fieldX: Int, y: Int, width fieldWidth: Int, bodyLines: Int,
+        into screen: inout Screen
+    ) {
+        let focused = form.focus == field
+        let text = [form.title, form.body, form.due, form.assignees][field.rawValue]
+        let lines = field == .body ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
+        // The caret's line and column in the field.
+        let (caretLine, caretColumn) = focused ? Self.caret(form.caret, in: lines, multiline: field == .body) : (0, 0)
+        let firstLine = max(0, caretLine - (field == .body ? bodyLines - 1 : 0))
+        for (offset, line) in lines.dropFirst(firstLine).prefix(field == .body ? bodyLines : 1).enumerated() {
+            let shown = TextSafety.escaped(line)
+            // Scroll a long line so the caret stays in view.
+            let before = String(shown.prefix(focused && offset + firstLine == caretLine ? caretColumn : 0))
+            var start = 0
+            while TerminalCells.width(of: String(Array(before).dropFirst(start))) >= fieldWidth { start += 1 }
+            let visible = String(Array(shown).dropFirst(start))
+            screen.write(visible, x: fieldX, y: y + offset, look: focused ? [.reverse] : [], limit: fieldWidth)
+            if focused { screen.paint(x: fieldX, y: y + offset, count: fieldWidth, look: .reverse) }
+            if focused, offset + firstLine == caretLine {
+                screen.cursor = (fieldX + TerminalCells.width(of: String(Array(before).dropFirst(start))), y + offset)
+            }
+        }
+        if lines.isEmpty || (focused && text.isEmpty) {
+            if focused {
+                screen.paint(x: fieldX, y: y, count: fieldWidth, look: .reverse)
+                screen.cursor = (fieldX, y)
+            }
+        }
+    }
+
+    /// The line and column of the caret, `caret` characters into a field
+    /// (`multiline`: its lines joined by line breaks).
+    private static func caret(_ caret: Int, in lines: [String], multiline: Bool) -> (line: Int, column: Int) {
+        guard multiline else { return (0, caret) }
+        var remaining = caret
+        for (number, line) in lines.enumerated() {
+            if remaining <= line.count { return (number, remaining) }
+            remaining -= line.count + 1
+        }
+        return (0, caret)
+    }
+
+    /// The line at the form's foot: the discard question, a change made
+    /// underneath, or the keys that work in the focused field.
+    private func formNote(_ form: TaskForm) -> (String, ScreenCell.Look) {
+        if form.confirmingDiscard {
+            return (localizer.string(.boardFormDiscard), [.bold, .red])
+        } else if form.changedUnderneath {
+            return (localizer.string(.boardFormChangedUnderneath), [.red])
+        } else {
+            return (localizer.string(form.focus == .body ? .boardFormBodyHint : .boardFormHint), [.dim])
+        }
     }
 
     /// The history panel: newest first, in the reader's language.

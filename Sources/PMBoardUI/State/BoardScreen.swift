@@ -186,36 +186,17 @@ public struct BoardScreen: Equatable, Sendable {
         case .column1: select(column: 0)
         case .column2: select(column: 1)
         case .column3: select(column: 2)
-        case .moveLeft, .moveRight:
-            guard let task = selected else {
-                notice = .nothingSelected
-                return []
-            }
-            let target = column + (action == .moveLeft ? -1 : 1)
-            guard TaskState.allCases.indices.contains(target) else {
-                notice = .noColumnThatWay
-                return []
-            }
-            return [.move(task, to: TaskState.allCases[target])]
+        case .moveLeft, .moveRight: return moveSelected(by: action == .moveLeft ? -1 : 1)
         case .moveMenu:
-            guard let task = selected else {
-                notice = .nothingSelected
-                return []
-            }
+            guard let task = requireSelection() else { return [] }
             let choices = TaskState.allCases.enumerated().filter { $0.offset != column }.map(\.element)
             mode = .moveMenu(task: task, choices: choices, chosen: 0)
         case .add: mode = .form(TaskForm())
         case .edit:
-            guard let task = selected else {
-                notice = .nothingSelected
-                return []
-            }
+            guard let task = requireSelection() else { return [] }
             return [.openEdit(task)]
         case .delete:
-            guard let task = selected else {
-                notice = .nothingSelected
-                return []
-            }
+            guard let task = requireSelection() else { return [] }
             mode = .confirmDelete(task: task, yes: false)
         case .undo:
             guard canUndo, !undoBlocked else {
@@ -230,10 +211,7 @@ public struct BoardScreen: Equatable, Sendable {
             }
             return [.redo]
         case .conflicts:
-            guard let task = selected else {
-                notice = .nothingSelected
-                return []
-            }
+            guard let task = requireSelection() else { return [] }
             return [.openConflicts(task)]
         case .history: mode = .history(task: nil)
         case .filter: mode = .filter
@@ -241,15 +219,32 @@ public struct BoardScreen: Equatable, Sendable {
             filter.mine.toggle()
             return [.filter(filter)]
         case .take:
-            guard let task = selected else {
-                notice = .nothingSelected
-                return []
-            }
+            guard let task = requireSelection() else { return [] }
             return [.take(task)]
         case .help: openHelp()
         case .quit: return [.quit]
         }
         return []
+    }
+
+    /// The selected card; nil, with a notice saying so, when none is.
+    private mutating func requireSelection() -> TaskID? {
+        guard let task = selected else {
+            notice = .nothingSelected
+            return nil
+        }
+        return task
+    }
+
+    /// Moves the selected card to the column `step` away (-1: left, 1: right).
+    private mutating func moveSelected(by step: Int) -> [Effect] {
+        guard let task = requireSelection() else { return [] }
+        let target = column + step
+        guard TaskState.allCases.indices.contains(target) else {
+            notice = .noColumnThatWay
+            return []
+        }
+        return [.move(task, to: TaskState.allCases[target])]
     }
 
     private mutating func select(column target: Int) {

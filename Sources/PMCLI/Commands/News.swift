@@ -55,8 +55,17 @@ struct News: PMCommand {
         // What the changes amount to: a change and its undo say nothing, an import is one line.
         let (kept, cancelled) = NewsFold.fold(entries)
         let (imports, rest) = NewsFold.imports(kept)
-        // Per person, in the order of their newest change: counts by what they did.
         let view = HistoryView(localizer: l, style: style, reader: context.environment.user)
+        renderPeople(entries, rest: rest, imports: imports, cancelled: cancelled, view: view, context: context)
+        renderCards(rest, imports: imports, board: board, view: view, style: style, context: context)
+    }
+
+    /// Per person, in the order of their newest change: counts by what they did.
+    private func renderPeople(
+        _ entries: [HistoryEvent], rest: [HistoryEvent], imports: [NewsFold.ImportStep], cancelled: [HistoryEvent],
+        view: HistoryView, context: ProcessContext
+    ) {
+        let l = context.localizer
         var people: [String] = []
         var counts: [String: [HistoryAction: Int]] = [:]
         var imported: [String: Int] = [:]
@@ -83,11 +92,20 @@ struct News: PMCommand {
             context.output.line(
                 "  " + l.string(.newsPerson, .text(person), .text(parts.compactMap { $0 }.joined(separator: " · "))))
         }
-        // Card by card, and each import as one line, the most recent first.
-        enum Block {
-            case card(TaskID)
-            case step(NewsFold.ImportStep)
-        }
+    }
+
+    /// A card's changes, or an import's.
+    private enum Block {
+        case card(TaskID)
+        case step(NewsFold.ImportStep)
+    }
+
+    /// Card by card, and each import as one line, the most recent first.
+    private func renderCards(
+        _ rest: [HistoryEvent], imports: [NewsFold.ImportStep], board: Board, view: HistoryView, style: TextStyle,
+        context: ProcessContext
+    ) {
+        let l = context.localizer
         var blocks: [(newest: String, order: Int, block: Block)] = []
         var byCard: [TaskID: [HistoryEvent]] = [:]
         for entry in rest {

@@ -245,21 +245,7 @@ struct ManualPage {
             roff(l.string(.manDescription)),
             ".SH \(roff(l.string(.manHeadingCommands)))",
         ]
-        for (path, command) in leaves(root, []) {
-            page.append(".TP")
-            page.append(renderer.usageTokens(path, command).map { roffToken($0) }.joined(separator: " "))
-            page.append(roff(path == ["help"] ? l.string(.helpCommandHelp) : command.abstract ?? ""))
-            let arguments = command.visibleArguments(isRoot: false).filter { $0.longName != "help" }
-            guard !arguments.isEmpty else { continue }
-            page.append(".RS")
-            for argument in arguments {
-                page.append(".TP")
-                let label = argument.kind == .positional ? renderer.valueLabel(argument) : renderer.optionLabel(argument)
-                page.append("\\fB" + roff(label) + "\\fR")
-                page.append(roff(renderer.describe(argument)))
-            }
-            page.append(".RE")
-        }
+        page += commandEntries()
         page.append(".SH \(roff(l.string(.manHeadingEnvironment)))")
         let variables: [(String, L10nKey)] = [
             ("PM_BOARD", .manEnvBoard), ("LANG, LC_ALL, LC_MESSAGES, LANGUAGE", .manEnvLanguage), ("LC_TIME", .manEnvTime),
@@ -279,6 +265,27 @@ struct ManualPage {
         page.append(".SH \(roff(l.string(.manHeadingSeeAlso)))")
         page.append("\\fBgit\\fR(1), \\fBcrontab\\fR(5), \\fBsystemd.timer\\fR(5)")
         return page.joined(separator: "\n")
+    }
+
+    /// Each runnable command: its usage, what it does, and its arguments.
+    private func commandEntries() -> [String] {
+        var page: [String] = []
+        for (path, command) in leaves(root, []) {
+            page.append(".TP")
+            page.append(renderer.usageTokens(path, command).map { roffToken($0) }.joined(separator: " "))
+            page.append(roff(path == ["help"] ? localizer.string(.helpCommandHelp) : command.abstract ?? ""))
+            let arguments = command.visibleArguments(isRoot: false).filter { $0.longName != "help" }
+            guard !arguments.isEmpty else { continue }
+            page.append(".RS")
+            for argument in arguments {
+                page.append(".TP")
+                let label = argument.kind == .positional ? renderer.valueLabel(argument) : renderer.optionLabel(argument)
+                page.append("\\fB" + roff(label) + "\\fR")
+                page.append(roff(renderer.describe(argument)))
+            }
+            page.append(".RE")
+        }
+        return page
     }
 
     /// Every runnable command with its path, groups unfolded, hidden ones left out.

@@ -55,78 +55,113 @@ enum QuickParse {
     static func command(_ arguments: [String]) -> ParsableCommand? {
         guard let name = arguments.first else { return nil }
         let rest = arguments.dropFirst()
-        func words(_ positionals: Int, options: Set<String> = [], flags: Set<String> = [], repeatable: Set<String> = [])
-            -> Words?
-        {
-            guard
-                let words = split(
-                    rest, options: options.union(["--board"]), flags: flags.union(["--json"]), repeatable: repeatable),
-                words.positionals.count == positionals
-            else { return nil }
-            return words
-        }
         switch name {
-        case "add":
-            guard let w = words(1, options: ["--body", "--due", "--to"], repeatable: ["--to"]) else { return nil }
-            var command = Add()
-            (command.title, command.body, command.due) = (w.positionals[0], w.value("--body") ?? "", w.value("--due"))
-            command.to = w.values["--to"] ?? []
-            (command.common, command.output) = (w.common, w.json)
-            return command
-        case "list", "ls":
-            guard
-                let w = words(
-                    0, options: ["--state", "--sort", "--grep", "--color", "--to", "--due-before", "--due-after"],
-                    flags: ["--mine", "--unassigned", "--overdue"], repeatable: ["--state", "--to"]),
-                let colors = w.colors, let sort = w.value("--sort").map(SortOrder.init(rawValue:)) ?? .due
-            else { return nil }
-            var command = List()
-            (command.state, command.sort, command.grep) = (w.values["--state"] ?? [], sort, w.value("--grep"))
-            (command.common, command.output, command.colors, command.filters) = (w.common, w.json, colors, w.filters)
-            return command
-        case "show":
-            guard let w = words(1, options: ["--color"]), let colors = w.colors else { return nil }
-            var command = Show()
-            command.id = w.positionals[0]
-            (command.common, command.output, command.colors) = (w.common, w.json, colors)
-            return command
-        case "edit":
-            guard let w = words(1, options: ["--title", "--body", "--due"], flags: ["--no-due"]) else { return nil }
-            var command = Edit()
-            (command.id, command.title, command.body) = (w.positionals[0], w.value("--title"), w.value("--body"))
-            (command.due, command.noDue) = (w.value("--due"), w.flags.contains("--no-due"))
-            (command.common, command.output) = (w.common, w.json)
-            return command
-        case "move":
-            guard let w = words(2) else { return nil }
-            var command = Move()
-            (command.id, command.state, command.common, command.output) = (w.positionals[0], w.positionals[1], w.common, w.json)
-            return command
+        case "add": return add(rest)
+        case "list", "ls": return list(rest)
+        case "show": return show(rest)
+        case "edit": return edit(rest)
+        case "move": return move(rest)
         case "start", "done", "delete", "rm":
-            guard let w = words(1) else { return nil }
+            guard let w = words(rest, 1) else { return nil }
             return idCommand(name, id: w.positionals[0], common: w.common, output: w.json)
-        case "history":
-            guard let w = words(0, options: ["--limit", "--task", "--color"]), let colors = w.colors,
-                let limit = w.value("--limit").map({ Int($0) }) ?? 20
-            else { return nil }
-            var command = History()
-            (command.limit, command.task, command.common, command.output, command.colors) = (
-                limit, w.value("--task"), w.common, w.json, colors
-            )
-            return command
-        case "undo":
-            guard let w = words(0, flags: ["--skip"]) else { return nil }
-            var command = Undo()
-            (command.skip, command.common, command.output) = (w.flags.contains("--skip"), w.common, w.json)
-            return command
-        case "redo":
-            guard let w = words(0) else { return nil }
-            var command = Redo()
-            (command.common, command.output) = (w.common, w.json)
-            return command
-        default:
-            return nil
+        case "history": return history(rest)
+        case "undo": return undo(rest)
+        case "redo": return redo(rest)
+        default: return nil
         }
+    }
+
+    /// The words after the command, split by its options and flags (and
+    /// `--board`, `--json`), when there are `positionals` others.
+    private static func words(
+        _ rest: ArraySlice<String>, _ positionals: Int, options: Set<String> = [], flags: Set<String> = [],
+        repeatable: Set<String> = []
+    ) -> Words? {
+        guard
+            let words = split(
+                rest, options: options.union(["--board"]), flags: flags.union(["--json"]), repeatable: repeatable),
+            words.positionals.count == positionals
+        else { return nil }
+        return words
+    }
+
+    /// `pm add TITLE [--body B] [--due D] [--to NAME]…`
+    private static func add(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard let w = words(rest, 1, options: ["--body", "--due", "--to"], repeatable: ["--to"]) else { return nil }
+        var command = Add()
+        (command.title, command.body, command.due) = (w.positionals[0], w.value("--body") ?? "", w.value("--due"))
+        command.to = w.values["--to"] ?? []
+        (command.common, command.output) = (w.common, w.json)
+        return command
+    }
+
+    /// `pm list` and its filters, sort and colours.
+    private static func list(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard
+            let w = words(
+                rest, 0, options: ["--state", "--sort", "--grep", "--color", "--to", "--due-before", "--due-after"],
+                flags: ["--mine", "--unassigned", "--overdue"], repeatable: ["--state", "--to"]),
+            let colors = w.colors, let sort = w.value("--sort").map(SortOrder.init(rawValue:)) ?? .due
+        else { return nil }
+        var command = List()
+        (command.state, command.sort, command.grep) = (w.values["--state"] ?? [], sort, w.value("--grep"))
+        (command.common, command.output, command.colors, command.filters) = (w.common, w.json, colors, w.filters)
+        return command
+    }
+
+    /// `pm show ID [--color WHEN]`
+    private static func show(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard let w = words(rest, 1, options: ["--color"]), let colors = w.colors else { return nil }
+        var command = Show()
+        command.id = w.positionals[0]
+        (command.common, command.output, command.colors) = (w.common, w.json, colors)
+        return command
+    }
+
+    /// `pm edit ID [--title T] [--body B] [--due D | --no-due]`
+    private static func edit(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard let w = words(rest, 1, options: ["--title", "--body", "--due"], flags: ["--no-due"]) else { return nil }
+        var command = Edit()
+        (command.id, command.title, command.body) = (w.positionals[0], w.value("--title"), w.value("--body"))
+        (command.due, command.noDue) = (w.value("--due"), w.flags.contains("--no-due"))
+        (command.common, command.output) = (w.common, w.json)
+        return command
+    }
+
+    /// `pm move ID STATE`
+    private static func move(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard let w = words(rest, 2) else { return nil }
+        var command = Move()
+        (command.id, command.state, command.common, command.output) = (w.positionals[0], w.positionals[1], w.common, w.json)
+        return command
+    }
+
+    /// `pm history [--limit N] [--task ID] [--color WHEN]`
+    private static func history(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard let w = words(rest, 0, options: ["--limit", "--task", "--color"]), let colors = w.colors,
+            let limit = w.value("--limit").map({ Int($0) }) ?? 20
+        else { return nil }
+        var command = History()
+        (command.limit, command.task, command.common, command.output, command.colors) = (
+            limit, w.value("--task"), w.common, w.json, colors
+        )
+        return command
+    }
+
+    /// `pm undo [--skip]`
+    private static func undo(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard let w = words(rest, 0, flags: ["--skip"]) else { return nil }
+        var command = Undo()
+        (command.skip, command.common, command.output) = (w.flags.contains("--skip"), w.common, w.json)
+        return command
+    }
+
+    /// `pm redo`
+    private static func redo(_ rest: ArraySlice<String>) -> ParsableCommand? {
+        guard let w = words(rest, 0) else { return nil }
+        var command = Redo()
+        (command.common, command.output) = (w.common, w.json)
+        return command
     }
 
     private static func idCommand(_ name: String, id: String, common: CommonOptions, output: JSONOption) -> ParsableCommand {

@@ -114,27 +114,40 @@ struct UsageCheck {
             } else {
                 return (path, .missingValue(option: name, value: valueLabel(argument)))
             }
-            if let choices = argument.allValues, !choices.isEmpty, !choices.contains(value) {
-                return (path, .invalidChoice(value: value, option: name, choices: choices))
-            }
-            if let defaultValue = argument.defaultValue, Int(defaultValue) != nil, Int(value) == nil {
-                return (path, .notANumber(value: value, option: name))
-            }
+            if let problem = Self.valueProblem(value, of: argument, named: name) { return (path, problem) }
         }
+        return (path, positionalProblem(positionals, of: command, path: path))
+    }
+
+    /// What is wrong with an option's value: not one of its choices, or
+    /// not a number where its default is one.
+    private static func valueProblem(_ value: String, of argument: ArgumentModel, named name: String) -> UsageProblem? {
+        if let choices = argument.allValues, !choices.isEmpty, !choices.contains(value) {
+            return .invalidChoice(value: value, option: name, choices: choices)
+        }
+        if let defaultValue = argument.defaultValue, Int(defaultValue) != nil, Int(value) == nil {
+            return .notANumber(value: value, option: name)
+        }
+        return nil
+    }
+
+    /// What is wrong with the command's positional words: one not among
+    /// its fixed choices, one missing, or one too many.
+    private func positionalProblem(_ positionals: [String], of command: CommandModel, path: [String]) -> UsageProblem? {
         let expected = command.positionals
         // A word among fixed choices (`pm completion bash|zsh|fish`) is one of them.
         for (argument, value) in zip(expected, positionals) {
             if let choices = argument.allValues, !choices.isEmpty, !argument.isRepeating, !choices.contains(value) {
-                return (path, .invalidChoice(value: value, option: (["pm"] + path).joined(separator: " "), choices: choices))
+                return .invalidChoice(value: value, option: (["pm"] + path).joined(separator: " "), choices: choices)
             }
         }
         for (index, argument) in expected.enumerated() where !argument.isOptional && !argument.isRepeating {
-            if index >= positionals.count { return (path, .missingArgument(valueLabel(argument))) }
+            if index >= positionals.count { return .missingArgument(valueLabel(argument)) }
         }
         if !expected.contains(where: \.isRepeating), positionals.count > expected.count {
-            return (path, .unexpectedArgument(positionals[expected.count]))
+            return .unexpectedArgument(positionals[expected.count])
         }
-        return (path, nil)
+        return nil
     }
 
     private static func isNumber(_ word: String) -> Bool {

@@ -125,23 +125,7 @@ struct BoardView {
         let dim = style.dimCodes
         for task in column.tasks {
             let idCells = shortIDs.digits(of: task.id) ?? TaskLookup.minimumPrefix
-            let title = TextSafety.escaped(task.title)
-            let room = max(1, width - idCells - 1)
-            // The id written as hex digits where it goes, dimmed when in colour.
-            if !dim.start.isEmpty { lines.add(dim.start) }
-            lines.addHexPrefix(of: task.id, idCells)
-            if !dim.end.isEmpty { lines.add(dim.end) }
-            lines.add(" ")
-            // Cut where it lies, without making the cut title as a String.
-            if let fitted = TerminalCells.fitPrefix(title, toWidth: room) {
-                lines.add(title, prefix: fitted.kept)
-                if fitted.ellipsis { lines.add("…") }
-                lines.end(width: idCells + 1 + fitted.width)
-            } else {
-                let fitted = TerminalCells.fit(title, toWidth: room)
-                lines.add(fitted.text)
-                lines.end(width: idCells + 1 + fitted.width)
-            }
+            addTitleLine(task, idCells: idCells, width: width, dim: dim, to: &lines)
             let indentCells = min(idCells + 1, max(0, width - 4))
             let indent: String
             if let known = indents[indentCells] {
@@ -151,28 +135,11 @@ struct BoardView {
                 indents[indentCells] = indent
             }
             // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
-            var marks: [String] = []
-            if !task.conflicts.isEmpty {
-                let fields = task.conflicts.keys.sorted().map { FieldNames.label($0, localizer) }.joined(separator: ", ")
-                // After the colon as the language writes it (French: « Conflit : titre »).
-                marks.append(localizer.string(.listConflict, .text(localizer.afterColon(fields))))
-            }
-            if task.restored { marks.append(localizer.string(.listRestored)) }
+            let marks = syncMarks(of: task)
             // The deadline first, then who, then sync's marks: the board's order (one card, one form).
             if let due = task.due {
-                let overdue = task.isOverdue(today: today)
-                // At 80 columns a column has 25 cells: a compact date, and if
-                // need be a shallower indent, keep the deadline whole.
-                var lead = indent
-                var label = deadlines.label(due, overdue: overdue, fitting: width - indentCells, today: today)
-                if TerminalCells.width(of: label) > width - indentCells {
-                    lead = String(indent.prefix(2))
-                    label = deadlines.label(due, overdue: overdue, fitting: width - lead.utf8.count, today: today)
-                }
-                let text = TerminalCells.fit(label, toWidth: max(1, width - lead.utf8.count))
-                lines.add(lead)
-                lines.add(overdue ? style.red(text.text) : text.text)
-                lines.end(width: lead.utf8.count + text.width)
+                addDeadline(
+                    due, overdue: task.isOverdue(today: today), indent: indent, width: width, deadlines: deadlines, to: &lines)
             }
             if !task.assignees.isEmpty {
                 let names = TerminalCells.truncate(
@@ -190,5 +157,60 @@ struct BoardView {
             }
         }
         return lines
+    }
+
+    /// A task's first line: its short id (dimmed when in colour), then its
+    /// title cut to the room left.
+    private func addTitleLine(
+        _ task: BoardTask, idCells: Int, width: Int, dim: (start: String, end: String), to lines: inout Lines
+    ) {
+        let title = TextSafety.escaped(task.title)
+        let room = max(1, width - idCells - 1)
+        // The id written as hex digits where it goes, dimmed when in colour.
+        if !dim.start.isEmpty { lines.add(dim.start) }
+        lines.addHexPrefix(of: task.id, idCells)
+        if !dim.end.isEmpty { lines.add(dim.end) }
+        lines.add(" ")
+        // Cut where it lies, without making the cut title as a String.
+        if let fitted = TerminalCells.fitPrefix(title, toWidth: room) {
+            lines.add(title, prefix: fitted.kept)
+            if fitted.ellipsis { lines.add("…") }
+            lines.end(width: idCells + 1 + fitted.width)
+        } else {
+            let fitted = TerminalCells.fit(title, toWidth: room)
+            lines.add(fitted.text)
+            lines.end(width: idCells + 1 + fitted.width)
+        }
+    }
+
+    /// Sync's marks on a task: the fields in conflict, a task kept from a deletion.
+    private func syncMarks(of task: BoardTask) -> [String] {
+        var marks: [String] = []
+        if !task.conflicts.isEmpty {
+            let fields = task.conflicts.keys.sorted().map { FieldNames.label($0, localizer) }.joined(separator: ", ")
+            // After the colon as the language writes it (French: « Conflit : titre »).
+            marks.append(localizer.string(.listConflict, .text(localizer.afterColon(fields))))
+        }
+        if task.restored { marks.append(localizer.string(.listRestored)) }
+        return marks
+    }
+
+    /// A task's deadline line, under its title (`indent` deep), red when overdue.
+    private func addDeadline(
+        _ due: CivilDate, overdue: Bool, indent: String, width: Int, deadlines: DeadlineFormatter, to lines: inout Lines
+    ) {
+        let indentCells = indent.utf8.count
+        // At 80 columns a column has 25 cells: a compact date, and if
+        // need be a shallower indent, keep the deadline whole.
+        var lead = indent
+        var label = deadlines.label(due, overdue: overdue, fitting: width - indentCells, today: today)
+        if TerminalCells.width(of: label) > width - indentCells {
+            lead = String(indent.prefix(2))
+            label = deadlines.label(due, overdue: overdue, fitting: width - lead.utf8.count, today: today)
+        }
+        let text = TerminalCells.fit(label, toWidth: max(1, width - lead.utf8.count))
+        lines.add(lead)
+        lines.add(overdue ? style.red(text.text) : text.text)
+        lines.end(width: lead.utf8.count + text.width)
     }
 }

@@ -2,6 +2,9 @@
     import Glibc
 #endif
 
+/// What ``JSONReader/skipValueFast()`` reads next.
+private enum SkipExpectation { case value, keyOrClose, key, colon, commaOrClose }
+
 extension JSONReader {
     /// Validates and skips one value with a tight loop and an explicit stack:
     /// the history of a large board is skipped, not built, on every command
@@ -26,9 +29,8 @@ extension JSONReader {
     static let maximumSkipDepth = 512
 
     private mutating func skipValueFast(stack: inout ScratchStack<UInt8>, keys: inout OpenObjectKeys) throws {
-        enum Expect { case value, keyOrClose, key, colon, commaOrClose }
         // The open containers, "{" or "[", innermost last.
-        var expect = Expect.value
+        var expect = SkipExpectation.value
         var afterOpenArray = false
         while true {
             skipWhitespaceFast()
@@ -38,26 +40,14 @@ extension JSONReader {
             case .value:
                 switch byte {
                 case UInt8(ascii: "{"):
-                    guard stack.count < Self.maximumSkipDepth else { throw failure() }
-                    stack.push(byte)
-                    keys.open()
-                    index += 1
+                    try skipObjectOpen(stack: &stack, keys: &keys)
                     expect = .keyOrClose
                     continue
                 case UInt8(ascii: "["):
-                    guard stack.count < Self.maximumSkipDepth else { throw failure() }
-                    stack.push(byte)
-                    index += 1
-                    afterOpenArray = true
-                    skipWhitespaceFast()
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                        stack.pop()
-                        index += 1
-                        afterOpenArray = false
-                        expect = .commaOrClose
-                    } else {
-                        expect = .value
-                    }
+                    // An empty array is a whole value at once.
+                    let empty = try skipArrayOpen(stack: &stack)
+                    afterOpenArray = !empty
+                    expect = empty ? .commaOrClose : .value
                     continue
                 case UInt8(ascii: "\""):
                     try skipString()
@@ -68,18 +58,7 @@ extension JSONReader {
                 afterOpenArray = false
                 expect = .commaOrClose
             case .keyOrClose, .key:
-                if byte == UInt8(ascii: "}"), expect == .keyOrClose {
-                    stack.pop()
-                    keys.close()
-                    index += 1
-                    expect = .commaOrClose
-                } else {
-                    guard byte == UInt8(ascii: "\"") else { throw failure() }
-                    let start = index
-                    let escaped = try skipString()
-                    try keys.add(start + 1..<index - 1, escaped: escaped, in: bytes)
-                    expect = .colon
-                }
+                expect = try skipKeyOrClose(byte, closeAllowed: expect == .keyOrClose, stack: &stack, keys: &keys)
                 continue
             case .colon:
                 guard byte == UInt8(ascii: ":") else { throw failure() }
@@ -98,20 +77,63 @@ extension JSONReader {
             if next == UInt8(ascii: ",") {
                 index += 1
                 expect = top == UInt8(ascii: "{") ? .key : .value
-            } else if (top == UInt8(ascii: "{") && next == UInt8(ascii: "}"))
-                || (top == UInt8(ascii: "[") && next == UInt8(ascii: "]"))
-            {
-                if top == UInt8(ascii: "{") { keys.close() }
-                stack.pop()
-                index += 1
-                expect = .commaOrClose
-                if stack.count == 0 { return }
-                // The closed container was itself a value: look for what follows it.
                 continue
-            } else {
-                throw failure()
             }
+            guard Self.closes(next, top) else { throw failure() }
+            if top == UInt8(ascii: "{") { keys.close() }
+            stack.pop()
+            index += 1
+            // The closed container was itself a value: look for what follows it.
+            expect = .commaOrClose
+            if stack.count == 0 { return }
         }
+    }
+
+    /// Opens an object: `{` on the stack, a new set of keys.
+    @inline(__always)
+    private mutating func skipObjectOpen(stack: inout ScratchStack<UInt8>, keys: inout OpenObjectKeys) throws {
+        guard stack.count < Self.maximumSkipDepth else { throw failure() }
+        stack.push(UInt8(ascii: "{"))
+        keys.open()
+        index += 1
+    }
+
+    /// Opens an array, and closes it at once when it is empty (returns true).
+    @inline(__always)
+    private mutating func skipArrayOpen(stack: inout ScratchStack<UInt8>) throws -> Bool {
+        guard stack.count < Self.maximumSkipDepth else { throw failure() }
+        stack.push(UInt8(ascii: "["))
+        index += 1
+        skipWhitespaceFast()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else { return false }
+        stack.pop()
+        index += 1
+        return true
+    }
+
+    /// A key (kept, so that one given twice is refused) or, where the
+    /// object may end (`closeAllowed`), its close; returns what comes next.
+    @inline(__always)
+    private mutating func skipKeyOrClose(
+        _ byte: UInt8, closeAllowed: Bool, stack: inout ScratchStack<UInt8>, keys: inout OpenObjectKeys
+    ) throws -> SkipExpectation {
+        if byte == UInt8(ascii: "}"), closeAllowed {
+            stack.pop()
+            keys.close()
+            index += 1
+            return .commaOrClose
+        }
+        guard byte == UInt8(ascii: "\"") else { throw failure() }
+        let start = index
+        let escaped = try skipString()
+        try keys.add(start + 1..<index - 1, escaped: escaped, in: bytes)
+        return .colon
+    }
+
+    /// Whether `byte` closes the container `open` opened (`{` or `[`).
+    @inline(__always)
+    private static func closes(_ byte: UInt8, _ open: UInt8) -> Bool {
+        (open == UInt8(ascii: "{") && byte == UInt8(ascii: "}")) || (open == UInt8(ascii: "[") && byte == UInt8(ascii: "]"))
     }
 
     /// Skips white space, eight spaces at a time through indentation.

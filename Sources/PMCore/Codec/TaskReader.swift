@@ -33,80 +33,18 @@ extension BoardDecoder {
             switch known {
             case 0: id = try readID(&reader, field: key)
             case 1: title = try readString(&reader, field: key)
-            case 2:
-                if lazy == nil {
-                    body = try readString(&reader, field: key)
-                } else {
-                    // Checked here, made into a String only if read.
-                    _ = try reader.peek()
-                    guard reader.bytes[reader.index] == UInt8(ascii: "\"") else {
-                        throw JSONReader.Failure(offset: reader.index, reason: .field(key))
-                    }
-                    bodyAt = reader.index
-                    _ = try reader.skipString()
-                }
+            case 2 where lazy != nil: bodyAt = try skipBody(&reader, field: key)
+            case 2: body = try readString(&reader, field: key)
             case 3: state = try readState(&reader, field: key)
-            case 4:
-                if try !reader.readNullIfPresent() {
-                    let valueStart = reader.index
-                    // The usual form, read where it lies: ten plain bytes between quotes.
-                    if valueStart + 12 <= reader.bytes.count, reader.bytes[valueStart] == UInt8(ascii: "\""),
-                        reader.bytes[valueStart + 11] == UInt8(ascii: "\""),
-                        let date = CivilDate(
-                            isoUTF8: UnsafeBufferPointer(rebasing: reader.bytes[(valueStart + 1)..<(valueStart + 11)]))
-                    {
-                        due = date
-                        reader.index = valueStart + 12
-                        return
-                    }
-                    guard let date = CivilDate(iso: try readString(&reader, field: key)) else {
-                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
-                    }
-                    due = date
-                }
+            case 4: due = try readDue(&reader, field: key)
             case 5: createdAt = try readString(&reader, field: key)
             case 6: updatedAt = try readString(&reader, field: key)
-            case 7:
-                let valueStart = reader.index
-                guard case .object(let members) = try reader.readValue() else {
-                    throw JSONReader.Failure(offset: valueStart, reason: .field(key))
-                }
-                for (name, value) in members {
-                    guard case .array(let values) = value else {
-                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
-                    }
-                    if !values.isEmpty { conflicts[name] = values }
-                }
-            case 8:
-                let valueStart = reader.index
-                guard case .bool(let flag) = try reader.readValue() else {
-                    throw JSONReader.Failure(offset: valueStart, reason: .field(key))
-                }
-                restored = flag
-            case 9:
-                // Read once every field is known: a bare id holds the shown value.
-                _ = try reader.peek()
-                headsStart = reader
-                if lazy == nil {
-                    _ = try reader.readValue()
-                } else {
-                    guard try reader.peek() == UInt8(ascii: "{") else {
-                        throw JSONReader.Failure(offset: reader.index, reason: .field(key))
-                    }
-                    if !reader.skipIDListsFast() { try reader.skipValueFast() }
-                }
-            case 10:
-                if lazy == nil {
-                    live = try readIDs(&reader, field: key)
-                } else {
-                    _ = try reader.peek()
-                    let valueStart = reader.index
-                    guard try reader.peek() == UInt8(ascii: "[") else {
-                        throw JSONReader.Failure(offset: valueStart, reason: .field(key))
-                    }
-                    if !reader.skipIDListsFast() { try reader.skipValueFast() }
-                    liveRange = valueStart..<reader.index
-                }
+            case 7: try readConflicts(&reader, field: key, into: &conflicts)
+            case 8: restored = try readFlag(&reader, field: key)
+            // Read once every field is known: a bare id holds the shown value.
+            case 9: headsStart = try markHeads(&reader, field: key, lazy: lazy != nil)
+            case 10 where lazy != nil: liveRange = try skipLive(&reader, field: key)
+            case 10: live = try readIDs(&reader, field: key)
             case 11: assignees = try readAssignees(&reader, field: key)
             default: unknown[key] = try reader.readValue()
             }
@@ -122,6 +60,104 @@ extension BoardDecoder {
                 title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt ?? createdAt,
                 unknownFields: unknown, conflicts: conflicts, restored: restored, assignees: assignees))
         if let lazy, let bodyAt { task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt)) }
+        try attachHeads(to: &task, lazy: lazy, headsStart: headsStart, live: live, liveRange: liveRange)
+        return task
+    }
+
+    // MARK: One key each (readTask's cases)
+
+    /// The body's place, its string checked but not made (a lazy read makes it only if read).
+    @inline(__always)
+    private static func skipBody(_ reader: inout JSONReader, field: String) throws -> Int {
+        _ = try reader.peek()
+        guard reader.bytes[reader.index] == UInt8(ascii: "\"") else {
+            throw JSONReader.Failure(offset: reader.index, reason: .field(field))
+        }
+        let bodyAt = reader.index
+        _ = try reader.skipString()
+        return bodyAt
+    }
+
+    /// The deadline, or nil for `null`.
+    @inline(__always)
+    private static func readDue(_ reader: inout JSONReader, field: String) throws -> CivilDate? {
+        guard try !reader.readNullIfPresent() else { return nil }
+        let valueStart = reader.index
+        // The usual form, read where it lies: ten plain bytes between quotes.
+        if valueStart + 12 <= reader.bytes.count, reader.bytes[valueStart] == UInt8(ascii: "\""),
+            reader.bytes[valueStart + 11] == UInt8(ascii: "\""),
+            let date = CivilDate(isoUTF8: UnsafeBufferPointer(rebasing: reader.bytes[(valueStart + 1)..<(valueStart + 11)]))
+        {
+            reader.index = valueStart + 12
+            return date
+        }
+        guard let date = CivilDate(iso: try readString(&reader, field: field)) else {
+            throw JSONReader.Failure(offset: valueStart, reason: .field(field))
+        }
+        return date
+    }
+
+    /// The values in conflict by field name, into `conflicts`; fields with none left out.
+    @inline(__always)
+    private static func readConflicts(
+        _ reader: inout JSONReader, field: String, into conflicts: inout [String: [JSONValue]]
+    ) throws {
+        let valueStart = reader.index
+        guard case .object(let members) = try reader.readValue() else {
+            throw JSONReader.Failure(offset: valueStart, reason: .field(field))
+        }
+        for (name, value) in members {
+            guard case .array(let values) = value else {
+                throw JSONReader.Failure(offset: valueStart, reason: .field(field))
+            }
+            if !values.isEmpty { conflicts[name] = values }
+        }
+    }
+
+    /// A `true` or `false`.
+    @inline(__always)
+    private static func readFlag(_ reader: inout JSONReader, field: String) throws -> Bool {
+        let valueStart = reader.index
+        guard case .bool(let flag) = try reader.readValue() else {
+            throw JSONReader.Failure(offset: valueStart, reason: .field(field))
+        }
+        return flag
+    }
+
+    /// The reader at the heads, which it passes over (checked, skipped fast when lazy).
+    @inline(__always)
+    private static func markHeads(_ reader: inout JSONReader, field: String, lazy: Bool) throws -> JSONReader {
+        _ = try reader.peek()
+        let headsStart = reader
+        if !lazy {
+            _ = try reader.readValue()
+        } else {
+            guard try reader.peek() == UInt8(ascii: "{") else {
+                throw JSONReader.Failure(offset: reader.index, reason: .field(field))
+            }
+            if !reader.skipIDListsFast() { try reader.skipValueFast() }
+        }
+        return headsStart
+    }
+
+    /// Where the live changes lie, checked and passed over.
+    @inline(__always)
+    private static func skipLive(_ reader: inout JSONReader, field: String) throws -> Range<Int> {
+        _ = try reader.peek()
+        let valueStart = reader.index
+        guard try reader.peek() == UInt8(ascii: "[") else {
+            throw JSONReader.Failure(offset: valueStart, reason: .field(field))
+        }
+        if !reader.skipIDListsFast() { try reader.skipValueFast() }
+        return valueStart..<reader.index
+    }
+
+    /// Gives `task` its heads and live changes: kept as text to decode when
+    /// first read (lazy), read now, or none (an untracked task).
+    @inline(__always)
+    private static func attachHeads(
+        to task: inout BoardTask, lazy: [UInt8]?, headsStart: JSONReader?, live: [TaskID]?, liveRange: Range<Int>?
+    ) throws {
         if let lazy, let headsStart, let liveRange {
             task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsStart.index, liveAt: liveRange.lowerBound))
         } else if var headsReader = headsStart, let live {
@@ -131,7 +167,6 @@ extension BoardDecoder {
         } else {
             task.tracked = false
         }
-        return task
     }
 
     // MARK: Fields

@@ -69,42 +69,11 @@ extension Event {
             // Everything that keeps the task: what the deletion saw.
             seen = Set(task.live).union(task.heads.values.joined().map(\.event))
         case (let old?, let new?):
-            let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
-                .union((old.assignees + new.assignees).map(Assignees.field))
-            var saw = Set<TaskID>()
             // The change an undo or redo takes back.
             let taken = compensates ? undoes ?? entry.undoes ?? redoes ?? entry.redoes : nil
-            for name in names {
-                // An undo or redo replaces only the value it takes back — the
-                // change itself while it is still there, beside a
-                // colleague's written at the same time; another change
-                // replaces every value the author saw.
-                let heads = old.heads[name] ?? []
-                let takenBack = taken.flatMap { taken in heads.first { $0.event == taken } }
-                let shown = LegacyMigration.contentValue(name, of: old)
-                let was = takenBack?.value ?? shown
-                let now = LegacyMigration.contentValue(name, of: new)
-                // A conflict the change picked a value for is named, so every copy resolves it.
-                let picked = new.conflicts[name] == nil ? old.conflicts[name] ?? [] : []
-                guard was != now || shown != now || !picked.isEmpty else { continue }
-                fields[name] = FieldChangeValues(new: now, old: was, conflicts: picked)
-                if let takenBack {
-                    saw.insert(takenBack.event)
-                } else {
-                    for head in heads where !compensates || head.value == was { saw.insert(head.event) }
-                }
-            }
-            // A name assigned again (already shown): written all the same,
-            // replacing what its author saw, so that an unassignment made
-            // concurrently does not take it away (add wins).
-            for change in entry.changes
-            where change.from == .bool(true) && change.to == .bool(true) && fields[change.field] == nil
-                && Assignees.name(ofField: change.field) != nil
-            {
-                fields[change.field] = FieldChangeValues(new: .bool(true), old: .bool(true))
-                for head in old.heads[change.field] ?? [] { saw.insert(head.event) }
-            }
-            seen = saw
+            let changed = Self.changes(from: old, to: new, entry: entry, taking: taken, compensates: compensates)
+            fields = changed.fields
+            seen = changed.seen
             kind = fields["state"] == nil ? .edited : .moved
         case (nil, nil):
             kind = .edited
@@ -113,5 +82,48 @@ extension Event {
             id: entry.id, replica: replica, author: entry.by, at: entry.at, clock: clock, task: entry.taskID, kind: kind,
             fields: fields, undoes: undoes ?? entry.undoes, redoes: redoes ?? entry.redoes, title: entry.title,
             seen: seen.map { $0.sorted { $0.rawValue < $1.rawValue } })
+    }
+
+    /// An edit's or move's fields, each with its new and replaced value, and
+    /// the changes its author saw (those it replaces).
+    /// - Parameter taken: the change an undo or redo takes back.
+    private static func changes(
+        from old: BoardTask, to new: BoardTask, entry: HistoryEvent, taking taken: TaskID?, compensates: Bool
+    ) -> (fields: [String: FieldChangeValues], seen: Set<TaskID>) {
+        var fields: [String: FieldChangeValues] = [:]
+        let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
+            .union((old.assignees + new.assignees).map(Assignees.field))
+        var saw = Set<TaskID>()
+        for name in names {
+            // An undo or redo replaces only the value it takes back — the
+            // change itself while it is still there, beside a
+            // colleague's written at the same time; another change
+            // replaces every value the author saw.
+            let heads = old.heads[name] ?? []
+            let takenBack = taken.flatMap { taken in heads.first { $0.event == taken } }
+            let shown = LegacyMigration.contentValue(name, of: old)
+            let was = takenBack?.value ?? shown
+            let now = LegacyMigration.contentValue(name, of: new)
+            // A conflict the change picked a value for is named, so every copy resolves it.
+            let picked = new.conflicts[name] == nil ? old.conflicts[name] ?? [] : []
+            guard was != now || shown != now || !picked.isEmpty else { continue }
+            fields[name] = FieldChangeValues(new: now, old: was, conflicts: picked)
+            if let takenBack {
+                saw.insert(takenBack.event)
+            } else {
+                for head in heads where !compensates || head.value == was { saw.insert(head.event) }
+            }
+        }
+        // A name assigned again (already shown): written all the same,
+        // replacing what its author saw, so that an unassignment made
+        // concurrently does not take it away (add wins).
+        for change in entry.changes
+        where change.from == .bool(true) && change.to == .bool(true) && fields[change.field] == nil
+            && Assignees.name(ofField: change.field) != nil
+        {
+            fields[change.field] = FieldChangeValues(new: .bool(true), old: .bool(true))
+            for head in old.heads[change.field] ?? [] { saw.insert(head.event) }
+        }
+        return (fields, saw)
     }
 }

@@ -18,6 +18,39 @@ public enum CSVImport: BoardImporter {
         }
         let rows = try CSVTable.rows(bytes)
         guard let header = rows.first else { throw ImportFailure(offset: 0, problem: .empty) }
+        let columns = try columns(of: header, options: options)
+        var reading = ImportReading()
+        var seenIDs = Set<String>()
+        var titles: [String: Int] = [:]
+        for row in rows.dropFirst() where row.cells.contains(where: { !$0.text.trimmingSpaces.isEmpty }) {
+            guard reading.cards.count < ImportRules.cardLimit else {
+                throw ImportFailure(offset: row.offset, problem: .tooManyCards(ImportRules.cardLimit))
+            }
+            let fields = try CSVRowFields(row, columns: columns, header: header, options: options)
+            var card = fields.card
+            if card.title.isEmpty { throw ImportFailure(offset: row.offset, problem: .emptyTitle) }
+            if fields.id.isEmpty {
+                let count = titles[card.title, default: 0]
+                titles[card.title] = count + 1
+                card.sourceID = "title:" + card.title + (count == 0 ? "" : "#\(count + 1)")
+            } else {
+                card.sourceID = fields.id
+            }
+            guard seenIDs.insert(card.sourceID).inserted else {
+                throw ImportFailure(offset: row.offset, problem: .duplicateID(card.sourceID))
+            }
+            var parts = [fields.description, fields.extras.joined(separator: "\n")]
+            if let whole = fields.whole { parts.insert(options.words.fullTitle + options.words.separator + whole, at: 0) }
+            let (body, cut) = ImportRules.body(parts)
+            if fields.whole != nil || cut { reading.shortened += 1 }
+            card.body = body
+            reading.cards.append(card)
+        }
+        return reading
+    }
+
+    /// The header's columns (nil: a column pm has no field for); a column named twice is refused.
+    private static func columns(of header: CSVTable.Row, options: ImportOptions) throws -> [CSVColumn?] {
         var columns: [CSVColumn?] = []
         for cell in header.cells {
             let column = options.csvColumn(cell.text.trimmingSpaces)
@@ -27,71 +60,63 @@ public enum CSVImport: BoardImporter {
             columns.append(column)
         }
         guard columns.contains(.title) else { throw ImportFailure(offset: 0, problem: .notA(.csv)) }
-        var reading = ImportReading()
-        var seenIDs = Set<String>()
-        var titles: [String: Int] = [:]
-        for row in rows.dropFirst() where row.cells.contains(where: { !$0.text.trimmingSpaces.isEmpty }) {
-            guard reading.cards.count < ImportRules.cardLimit else {
-                throw ImportFailure(offset: row.offset, problem: .tooManyCards(ImportRules.cardLimit))
+        return columns
+    }
+}
+
+/// One row's cells, each where its column puts it: the card's fields, the
+/// description, the other columns as `Name: value` lines, the id.
+private struct CSVRowFields {
+    var card: ImportedCard
+    /// The title as written, when the card's is cut.
+    var whole: String?
+    var description = ""
+    var extras: [String] = []
+    var id = ""
+
+    init(_ row: CSVTable.Row, columns: [CSVColumn?], header: CSVTable.Row, options: ImportOptions) throws {
+        card = ImportedCard(sourceID: "", title: "", offset: row.offset)
+        for (index, cell) in row.cells.enumerated() {
+            let text = CSVTable.unprotected(cell.text)
+            guard index < columns.count else {
+                if !text.trimmingSpaces.isEmpty { throw ImportFailure(offset: cell.offset, problem: .syntax) }
+                continue
             }
-            var card = ImportedCard(sourceID: "", title: "", offset: row.offset)
-            var whole: String?
-            var description = ""
-            var extras: [String] = []
-            var id = ""
-            for (index, cell) in row.cells.enumerated() {
-                let text = CSVTable.unprotected(cell.text)
-                guard index < columns.count else {
-                    if !text.trimmingSpaces.isEmpty { throw ImportFailure(offset: cell.offset, problem: .syntax) }
-                    continue
-                }
-                switch columns[index] {
-                case .title?: (card.title, whole) = try ImportRules.title(text, at: cell.offset)
-                case .body?: description = try ImportRules.bodyText(text, at: cell.offset)
-                case .id?: id = text.trimmingSpaces
-                case .state?:
-                    let name = text.trimmingSpaces
-                    guard name.isEmpty || options.stateNamed(name) != nil else {
-                        throw ImportFailure(offset: cell.offset, problem: .badState(name))
-                    }
-                    card.state = name.isEmpty ? .todo : options.stateNamed(name) ?? .todo
-                case .due?:
-                    let typed = text.trimmingSpaces
-                    guard !typed.isEmpty else { continue }
-                    guard let day = options.parseDate(typed) else {
-                        throw ImportFailure(offset: cell.offset, problem: .badDate(typed))
-                    }
-                    card.due = day
-                case .assignees?:
-                    let (kept, other) = ImportRules.names(text.split(separator: ",").map(String.init))
-                    guard other.allSatisfy({ $0.trimmingSpaces.isEmpty }) else {
-                        throw ImportFailure(offset: cell.offset, problem: .field(header.cells[index].text))
-                    }
-                    card.assignees = kept
-                case nil:
-                    let value = try ImportRules.bodyText(text, at: cell.offset).trimmingSpaces
-                    if !value.isEmpty { extras.append(header.cells[index].text.trimmingSpaces + options.words.separator + value) }
-                }
-            }
-            if card.title.isEmpty { throw ImportFailure(offset: row.offset, problem: .emptyTitle) }
-            if id.isEmpty {
-                let count = titles[card.title, default: 0]
-                titles[card.title] = count + 1
-                card.sourceID = "title:" + card.title + (count == 0 ? "" : "#\(count + 1)")
-            } else {
-                card.sourceID = id
-            }
-            guard seenIDs.insert(card.sourceID).inserted else {
-                throw ImportFailure(offset: row.offset, problem: .duplicateID(card.sourceID))
-            }
-            var parts = [description, extras.joined(separator: "\n")]
-            if let whole { parts.insert(options.words.fullTitle + options.words.separator + whole, at: 0) }
-            let (body, cut) = ImportRules.body(parts)
-            if whole != nil || cut { reading.shortened += 1 }
-            card.body = body
-            reading.cards.append(card)
+            try take(text, at: cell.offset, column: columns[index], named: header.cells[index].text, options: options)
         }
-        return reading
+    }
+
+    /// One cell's text, into the field its column names.
+    private mutating func take(
+        _ text: String, at offset: Int, column: CSVColumn?, named columnName: String, options: ImportOptions
+    ) throws {
+        switch column {
+        case .title?: (card.title, whole) = try ImportRules.title(text, at: offset)
+        case .body?: description = try ImportRules.bodyText(text, at: offset)
+        case .id?: id = text.trimmingSpaces
+        case .state?:
+            let name = text.trimmingSpaces
+            guard name.isEmpty || options.stateNamed(name) != nil else {
+                throw ImportFailure(offset: offset, problem: .badState(name))
+            }
+            card.state = name.isEmpty ? .todo : options.stateNamed(name) ?? .todo
+        case .due?:
+            let typed = text.trimmingSpaces
+            guard !typed.isEmpty else { return }
+            guard let day = options.parseDate(typed) else {
+                throw ImportFailure(offset: offset, problem: .badDate(typed))
+            }
+            card.due = day
+        case .assignees?:
+            let (kept, other) = ImportRules.names(text.split(separator: ",").map(String.init))
+            guard other.allSatisfy({ $0.trimmingSpaces.isEmpty }) else {
+                throw ImportFailure(offset: offset, problem: .field(columnName))
+            }
+            card.assignees = kept
+        case nil:
+            let value = try ImportRules.bodyText(text, at: offset).trimmingSpaces
+            if !value.isEmpty { extras.append(columnName.trimmingSpaces + options.words.separator + value) }
+        }
     }
 }
 
@@ -110,37 +135,17 @@ enum CSVTable {
     /// The rows of `bytes` (valid UTF-8). The separator is the header's:
     /// a comma, else a semicolon or a tab when the first line has one and no comma.
     static func rows(_ bytes: [UInt8]) throws -> [Row] {
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        let firstLine = bytes[start...].prefix { $0 != 0x0A }
-        var separator = UInt8(ascii: ",")
-        if !firstLine.contains(UInt8(ascii: ",")) {
-            if firstLine.contains(UInt8(ascii: ";")) {
-                separator = UInt8(ascii: ";")
-            } else if firstLine.contains(0x09) {
-                separator = 0x09
-            }
-        }
-        var rows: [Row] = []
-        var cells: [Cell] = []
-        var field: [UInt8] = []
-        var fieldStart = start
-        var rowStart = start
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let separator = separator(ofFirstLine: bytes[start...].prefix { $0 != 0x0A })
+        var table = PartialTable(start: start)
         var index = start
         var quoted = false
-        var budget = ImportRules.valueLimit
-        func endField() throws {
-            budget -= 1
-            guard budget >= 0 else { throw ImportFailure(offset: fieldStart, problem: .tooManyValues(ImportRules.valueLimit)) }
-            cells.append(Cell(text: String(decoding: field, as: UTF8.self), offset: fieldStart))
-            field.removeAll(keepingCapacity: true)
-        }
         while index < bytes.count {
             let byte = bytes[index]
             if quoted {
                 if byte == UInt8(ascii: "\"") {
                     if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
-                        field.append(byte)
+                        table.field.append(byte)
                         index += 2
                         continue
                     }
@@ -152,34 +157,68 @@ enum CSVTable {
                     }
                     continue
                 }
-                field.append(byte)
+                table.field.append(byte)
                 index += 1
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\"") where field.isEmpty:
+            case UInt8(ascii: "\"") where table.field.isEmpty:
                 quoted = true
             case separator:
-                try endField()
-                fieldStart = index + 1
+                try table.endField()
+                table.fieldStart = index + 1
             case 0x0D, 0x0A:
-                try endField()
-                rows.append(Row(cells: cells, offset: rowStart))
-                cells.removeAll()
+                try table.endRow()
                 if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
-                fieldStart = index + 1
-                rowStart = index + 1
+                table.fieldStart = index + 1
+                table.rowStart = index + 1
             default:
-                field.append(byte)
+                table.field.append(byte)
             }
             index += 1
         }
-        if quoted { throw ImportFailure(offset: fieldStart, problem: .truncated) }
-        if !field.isEmpty || !cells.isEmpty {
+        if quoted { throw ImportFailure(offset: table.fieldStart, problem: .truncated) }
+        if !table.field.isEmpty || !table.cells.isEmpty { try table.endRow() }
+        return table.rows
+    }
+
+    /// The separator a header's first line uses: a comma, else a semicolon
+    /// or a tab when it has one and no comma.
+    private static func separator(ofFirstLine line: ArraySlice<UInt8>) -> UInt8 {
+        if line.contains(UInt8(ascii: ",")) { return UInt8(ascii: ",") }
+        if line.contains(UInt8(ascii: ";")) { return UInt8(ascii: ";") }
+        return line.contains(0x09) ? 0x09 : UInt8(ascii: ",")
+    }
+
+    /// The rows read so far, and the row and the field being read.
+    private struct PartialTable {
+        var rows: [Row] = []
+        var cells: [Cell] = []
+        var field: [UInt8] = []
+        var fieldStart: Int
+        var rowStart: Int
+        /// How many more cells the file may have.
+        var budget = ImportRules.valueLimit
+
+        init(start: Int) {
+            fieldStart = start
+            rowStart = start
+        }
+
+        /// Ends the field being read: a cell of the row.
+        mutating func endField() throws {
+            budget -= 1
+            guard budget >= 0 else { throw ImportFailure(offset: fieldStart, problem: .tooManyValues(ImportRules.valueLimit)) }
+            cells.append(Cell(text: String(decoding: field, as: UTF8.self), offset: fieldStart))
+            field.removeAll(keepingCapacity: true)
+        }
+
+        /// Ends the row being read, after its last field.
+        mutating func endRow() throws {
             try endField()
             rows.append(Row(cells: cells, offset: rowStart))
+            cells.removeAll()
         }
-        return rows
     }
 
     /// A cell as written before `pm export csv` guarded it against formulas:

@@ -17,7 +17,6 @@ public enum TaskwarriorImport: BoardImporter {
             tasks = documents
         }
         guard !documents.isEmpty else { throw ImportFailure(offset: 0, problem: .empty) }
-        let words = options.words
         var reading = ImportReading()
         var seen = Set<String>()
         for task in tasks {
@@ -28,62 +27,79 @@ public enum TaskwarriorImport: BoardImporter {
             guard seen.insert(uuid.lowercased()).inserted else {
                 throw ImportFailure(offset: task.offset, problem: .duplicateID(uuid))
             }
-            let status = try task.string("status") ?? "pending"
-            let state: TaskState
-            switch status {
-            case "pending", "waiting": state = task["start"] == nil ? .todo : .doing
-            case "completed": state = .done
-            case "deleted":
-                guard options.includeAll else {
-                    reading.leftOut += 1
-                    continue
-                }
-                state = .done
-            case "recurring": continue
-            default: throw task["status"]?.wrong("status") ?? task.wrong("status")
-            }
+            guard let state = try state(of: task, includeAll: options.includeAll, leftOut: &reading.leftOut) else { continue }
             guard reading.cards.count < ImportRules.cardLimit else {
                 throw ImportFailure(offset: task.offset, problem: .tooManyCards(ImportRules.cardLimit))
             }
             let (title, whole) = try ImportRules.title(
                 task.string("description") ?? "", at: task["description"]?.offset ?? task.offset)
             let due = try date(task, "due", zone: options.zone)
-            var parts: [String] = []
-            if let whole { parts.append(words.fullTitle + words.separator + whole) }
-            var facts: [String] = []
-            if let project = try task.string("project") {
-                facts.append(words.project + words.separator + (try ImportRules.bodyText(project, at: task.offset)))
-            }
-            var tags: [String] = []
-            for tag in try task.array("tags") {
-                guard case .string(let text) = tag.value else { throw tag.wrong("tags") }
-                tags.append(try ImportRules.bodyText(text, at: tag.offset))
-            }
-            if !tags.isEmpty { facts.append(words.tags + words.separator + tags.joined(separator: ", ")) }
-            if let priority = try task.string("priority") {
-                facts.append(words.priority + words.separator + (try ImportRules.bodyText(priority, at: task.offset)))
-            }
-            if state == .doing, let started = try date(task, "start", zone: options.zone) {
-                facts.append(words.started + words.separator + started.description)
-            }
-            parts.append(facts.joined(separator: "\n"))
-            var notes: [String] = []
-            for annotation in try task.array("annotations") {
-                let text = try ImportRules.bodyText(annotation.string("description") ?? "", at: annotation.offset)
-                let day = try date(annotation, "entry", zone: options.zone)
-                notes.append((day.map { $0.description + words.separator } ?? "") + text)
-            }
-            if !notes.isEmpty { parts.append(words.heading(words.comments) + "\n" + notes.joined(separator: "\n")) }
+            let (parts, dated) = try bodyParts(of: task, state: state, whole: whole, options: options)
             let (body, cut) = ImportRules.body(parts)
             if whole != nil || cut { reading.shortened += 1 }
             if parts.contains(where: { !$0.isEmpty }) { reading.withHeadings += 1 }
-            if facts.contains(where: { $0.hasPrefix(words.started) }) || !notes.isEmpty { reading.withDates += 1 }
+            if dated { reading.withDates += 1 }
             var card = ImportedCard(
                 sourceID: uuid.lowercased(), title: title, body: body, state: state, due: due, offset: task.offset)
             card.created = try timestamp(task, "entry")
             reading.cards.append(card)
         }
         return reading
+    }
+
+    /// The column a task's status puts it in; nil for one left out: a
+    /// deleted task unless all are asked for (counted in `leftOut`), a
+    /// recurring task's template.
+    private static func state(of task: LocatedJSON, includeAll: Bool, leftOut: inout Int) throws -> TaskState? {
+        let status = try task.string("status") ?? "pending"
+        switch status {
+        case "pending", "waiting": return task["start"] == nil ? .todo : .doing
+        case "completed": return .done
+        case "deleted":
+            guard includeAll else {
+                leftOut += 1
+                return nil
+            }
+            return .done
+        case "recurring": return nil
+        default: throw task["status"]?.wrong("status") ?? task.wrong("status")
+        }
+    }
+
+    /// A task's body in parts: the whole title when cut, the facts pm has
+    /// no field for (project, tags, priority, when it started), then the
+    /// annotations; `dated` when it says when something happened.
+    private static func bodyParts(
+        of task: LocatedJSON, state: TaskState, whole: String?, options: ImportOptions
+    ) throws -> (parts: [String], dated: Bool) {
+        let words = options.words
+        var parts: [String] = []
+        if let whole { parts.append(words.fullTitle + words.separator + whole) }
+        var facts: [String] = []
+        if let project = try task.string("project") {
+            facts.append(words.project + words.separator + (try ImportRules.bodyText(project, at: task.offset)))
+        }
+        var tags: [String] = []
+        for tag in try task.array("tags") {
+            guard case .string(let text) = tag.value else { throw tag.wrong("tags") }
+            tags.append(try ImportRules.bodyText(text, at: tag.offset))
+        }
+        if !tags.isEmpty { facts.append(words.tags + words.separator + tags.joined(separator: ", ")) }
+        if let priority = try task.string("priority") {
+            facts.append(words.priority + words.separator + (try ImportRules.bodyText(priority, at: task.offset)))
+        }
+        if state == .doing, let started = try date(task, "start", zone: options.zone) {
+            facts.append(words.started + words.separator + started.description)
+        }
+        parts.append(facts.joined(separator: "\n"))
+        var notes: [String] = []
+        for annotation in try task.array("annotations") {
+            let text = try ImportRules.bodyText(annotation.string("description") ?? "", at: annotation.offset)
+            let day = try date(annotation, "entry", zone: options.zone)
+            notes.append((day.map { $0.description + words.separator } ?? "") + text)
+        }
+        if !notes.isEmpty { parts.append(words.heading(words.comments) + "\n" + notes.joined(separator: "\n")) }
+        return (parts, facts.contains(where: { $0.hasPrefix(words.started) }) || !notes.isEmpty)
     }
 
     /// A Taskwarrior timestamp (`20261203T050000Z`, or ISO 8601) as the

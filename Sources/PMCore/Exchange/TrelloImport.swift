@@ -11,100 +11,18 @@ public enum TrelloImport: BoardImporter {
         guard root.members != nil, root["cards"]?.elements != nil, root["lists"]?.elements != nil else {
             throw ImportFailure(offset: root.offset, problem: .notA(.trello))
         }
-        let words = options.words
         var reading = ImportReading()
-
-        // Lists, in board order (`pos`), each with the column it becomes.
-        struct List {
-            var index: Int
-            var position: Double
-            var closed: Bool
-        }
-        var read: [(id: String, name: String, position: Double, closed: Bool)] = []
-        var ids = Set<String>()
-        for list in try root.array("lists") {
-            guard let id = try list.string("id"), ids.insert(id).inserted else { throw list.wrong("id") }
-            read.append((id, try list.string("name") ?? "", try position(list), try list.flag("closed")))
-        }
-        var lists: [String: List] = [:]
-        for (index, list) in read.enumerated().sorted(by: { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) })
-            .map(\.element).enumerated()
-        {
-            let (state, how) = options.listState(list.name)
-            lists[list.id] = List(index: index, position: list.position, closed: list.closed)
-            reading.lists.append(ListMapping(name: list.name, state: state, how: how, archived: list.closed))
-        }
+        let lists = try readLists(root.array("lists"), options: options, into: &reading)
         let members = try names(root.array("members"))
         let labels = try labelNames(root.array("labels"))
         let checklists = try checklistLines(root.array("checklists"))
-        let comments = try commentLines(root.array("actions"), separator: words.separator)
-
-        var cards: [(list: List, position: Double, card: ImportedCard)] = []
+        let comments = try commentLines(root.array("actions"), separator: options.words.separator)
+        let board = TrelloBoard(lists: lists, members: members, labels: labels, checklists: checklists, comments: comments)
+        var cards: [PlacedCard] = []
         var seen = Set<String>()
         for card in try root.array("cards") {
-            guard let id = try card.string("id"), !id.isEmpty else { throw card.wrong("id") }
-            guard seen.insert(id).inserted else { throw ImportFailure(offset: card.offset, problem: .duplicateID(id)) }
-            guard let listID = try card.string("idList"), let list = lists[listID] else { throw card.wrong("idList") }
-            let archived = try list.closed || card.flag("closed")
-            if archived && !options.includeAll {
-                reading.leftOut += 1
-                continue
-            }
-            guard reading.cards.count + cards.count < ImportRules.cardLimit else {
-                throw ImportFailure(offset: card.offset, problem: .tooManyCards(ImportRules.cardLimit))
-            }
-            let (title, whole) = try ImportRules.title(card.string("name") ?? "", at: card["name"]?.offset ?? card.offset)
-            var due: CivilDate?
-            if let text = try card.string("due") {
-                guard let day = ImportRules.day(ofTimestamp: text, zone: options.zone) else {
-                    throw ImportFailure(offset: card["due"]?.offset ?? card.offset, problem: .badDate(text))
-                }
-                due = day
-            }
-            var memberNames: [String] = []
-            for member in try card.array("idMembers") {
-                guard case .string(let memberID) = member.value else { throw member.wrong("idMembers") }
-                if let name = members[memberID] { memberNames.append(name) }
-            }
-            let (assignees, others) = ImportRules.names(memberNames)
-            var cardLabels: [String] = []
-            for label in try card.array("labels") {
-                if let name = try label.string("name"), !name.isEmpty { cardLabels.append(name) }
-            }
-            if cardLabels.isEmpty {
-                for label in try card.array("idLabels") {
-                    if case .string(let labelID) = label.value, let name = labels[labelID] { cardLabels.append(name) }
-                }
-            }
-            var parts = [try ImportRules.bodyText(card.string("desc") ?? "", at: card["desc"]?.offset ?? card.offset)]
-            if let whole { parts.insert(words.fullTitle + words.separator + whole, at: 0) }
-            if !cardLabels.isEmpty {
-                parts.append(
-                    words.labels + words.separator
-                        + (try ImportRules.bodyText(cardLabels.joined(separator: ", "), at: card.offset)))
-            }
-            if !others.isEmpty {
-                parts.append(
-                    words.members + words.separator + (try ImportRules.bodyText(others.joined(separator: ", "), at: card.offset)))
-            }
-            parts += checklists[id, default: []].map { name, items in
-                words.heading(name.isEmpty ? words.checklist : words.checklist + " – " + name) + "\n" + items
-            }
-            if let lines = comments[id] { parts.append(words.heading(words.comments) + "\n" + lines.joined(separator: "\n")) }
-            if let link = try card.string("shortUrl") ?? card.string("url") {
-                parts.append(words.link + words.separator + (try ImportRules.bodyText(link, at: card.offset)))
-            }
-            let (body, cut) = ImportRules.body(parts)
-            if whole != nil || cut { reading.shortened += 1 }
-            // The description, and (each only when there is one) what pm wrote under its headings.
-            if parts.count > 1 { reading.withHeadings += 1 }
-            if comments[id] != nil { reading.withDates += 1 }
-            reading.lists[list.index].cards += 1
-            var imported = ImportedCard(
-                sourceID: id, title: title, body: body, state: reading.lists[list.index].state, due: due, assignees: assignees,
-                offset: card.offset)
-            imported.created = ImportRules.trelloCreated(id)
-            cards.append((list, try position(card), imported))
+            let placed = try readCard(card, on: board, options: options, seen: &seen, before: cards.count, into: &reading)
+            if let placed { cards.append(placed) }
         }
         // Board order: lists left to right, cards top to bottom (ties as in the file).
         let ordered = cards.enumerated().sorted { a, b in
@@ -112,6 +30,123 @@ public enum TrelloImport: BoardImporter {
         }
         reading.cards = ordered.map(\.element.card)
         return reading
+    }
+
+    /// The lists by id, in board order (`pos`), each with the column it becomes.
+    private static func readLists(
+        _ found: [LocatedJSON], options: ImportOptions, into reading: inout ImportReading
+    ) throws -> [String: TrelloList] {
+        var read: [(id: String, name: String, position: Double, closed: Bool)] = []
+        var ids = Set<String>()
+        for list in found {
+            guard let id = try list.string("id"), ids.insert(id).inserted else { throw list.wrong("id") }
+            read.append((id, try list.string("name") ?? "", try position(list), try list.flag("closed")))
+        }
+        var lists: [String: TrelloList] = [:]
+        for (index, list) in read.enumerated().sorted(by: { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) })
+            .map(\.element).enumerated()
+        {
+            let (state, how) = options.listState(list.name)
+            lists[list.id] = TrelloList(index: index, position: list.position, closed: list.closed)
+            reading.lists.append(ListMapping(name: list.name, state: state, how: how, archived: list.closed))
+        }
+        return lists
+    }
+
+    /// A card, with its list and its place there; nil for an archived card
+    /// left out (counted). `before`: the cards read so far, for the limit.
+    private static func readCard(
+        _ card: LocatedJSON, on board: TrelloBoard, options: ImportOptions, seen: inout Set<String>, before: Int,
+        into reading: inout ImportReading
+    ) throws -> PlacedCard? {
+        guard let id = try card.string("id"), !id.isEmpty else { throw card.wrong("id") }
+        guard seen.insert(id).inserted else { throw ImportFailure(offset: card.offset, problem: .duplicateID(id)) }
+        guard let listID = try card.string("idList"), let list = board.lists[listID] else { throw card.wrong("idList") }
+        let archived = try list.closed || card.flag("closed")
+        if archived && !options.includeAll {
+            reading.leftOut += 1
+            return nil
+        }
+        guard reading.cards.count + before < ImportRules.cardLimit else {
+            throw ImportFailure(offset: card.offset, problem: .tooManyCards(ImportRules.cardLimit))
+        }
+        let (title, whole) = try ImportRules.title(card.string("name") ?? "", at: card["name"]?.offset ?? card.offset)
+        let due = try dueDate(of: card, zone: options.zone)
+        let (assignees, others) = ImportRules.names(try memberNames(of: card, members: board.members))
+        let parts = try bodyParts(of: card, id: id, whole: whole, others: others, board: board, words: options.words)
+        let (body, cut) = ImportRules.body(parts)
+        if whole != nil || cut { reading.shortened += 1 }
+        // The description, and (each only when there is one) what pm wrote under its headings.
+        if parts.count > 1 { reading.withHeadings += 1 }
+        if board.comments[id] != nil { reading.withDates += 1 }
+        reading.lists[list.index].cards += 1
+        var imported = ImportedCard(
+            sourceID: id, title: title, body: body, state: reading.lists[list.index].state, due: due, assignees: assignees,
+            offset: card.offset)
+        imported.created = ImportRules.trelloCreated(id)
+        return (list, try position(card), imported)
+    }
+
+    /// A card's due date as the reader's calendar day; nil when it has none.
+    private static func dueDate(of card: LocatedJSON, zone: Zone) throws -> CivilDate? {
+        guard let text = try card.string("due") else { return nil }
+        guard let day = ImportRules.day(ofTimestamp: text, zone: zone) else {
+            throw ImportFailure(offset: card["due"]?.offset ?? card.offset, problem: .badDate(text))
+        }
+        return day
+    }
+
+    /// The names of a card's members the board knows.
+    private static func memberNames(of card: LocatedJSON, members: [String: String]) throws -> [String] {
+        var memberNames: [String] = []
+        for member in try card.array("idMembers") {
+            guard case .string(let memberID) = member.value else { throw member.wrong("idMembers") }
+            if let name = members[memberID] { memberNames.append(name) }
+        }
+        return memberNames
+    }
+
+    /// A card's body in parts: the whole title when cut, the description,
+    /// then labels, other members, checklists, comments and its link.
+    private static func bodyParts(
+        of card: LocatedJSON, id: String, whole: String?, others: [String], board: TrelloBoard, words: ImportWords
+    ) throws -> [String] {
+        let cardLabels = try labels(of: card, names: board.labels)
+        var parts = [try ImportRules.bodyText(card.string("desc") ?? "", at: card["desc"]?.offset ?? card.offset)]
+        if let whole { parts.insert(words.fullTitle + words.separator + whole, at: 0) }
+        if !cardLabels.isEmpty {
+            parts.append(
+                words.labels + words.separator
+                    + (try ImportRules.bodyText(cardLabels.joined(separator: ", "), at: card.offset)))
+        }
+        if !others.isEmpty {
+            parts.append(
+                words.members + words.separator + (try ImportRules.bodyText(others.joined(separator: ", "), at: card.offset)))
+        }
+        parts += board.checklists[id, default: []].map { name, items in
+            words.heading(name.isEmpty ? words.checklist : words.checklist + " – " + name) + "\n" + items
+        }
+        if let lines = board.comments[id] {
+            parts.append(words.heading(words.comments) + "\n" + lines.joined(separator: "\n"))
+        }
+        if let link = try card.string("shortUrl") ?? card.string("url") {
+            parts.append(words.link + words.separator + (try ImportRules.bodyText(link, at: card.offset)))
+        }
+        return parts
+    }
+
+    /// A card's label names: as the card gives them, else by the board's label ids.
+    private static func labels(of card: LocatedJSON, names: [String: String]) throws -> [String] {
+        var cardLabels: [String] = []
+        for label in try card.array("labels") {
+            if let name = try label.string("name"), !name.isEmpty { cardLabels.append(name) }
+        }
+        if cardLabels.isEmpty {
+            for label in try card.array("idLabels") {
+                if case .string(let labelID) = label.value, let name = names[labelID] { cardLabels.append(name) }
+            }
+        }
+        return cardLabels
     }
 
     /// A list's or card's `pos` (a number; absent: 0).
@@ -175,4 +210,24 @@ public enum TrelloImport: BoardImporter {
         }
         return found.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
     }
+}
+
+/// A Trello list as cards are read against it: its place in board order, its own `pos`, whether archived.
+private struct TrelloList {
+    var index: Int
+    var position: Double
+    var closed: Bool
+}
+
+/// A card read, with its list and its own `pos`, to be put in board order.
+private typealias PlacedCard = (list: TrelloList, position: Double, card: ImportedCard)
+
+/// What each card is read against: the board's lists, member and label
+/// names, and each card's checklists and comments, by id.
+private struct TrelloBoard {
+    let lists: [String: TrelloList]
+    let members: [String: String]
+    let labels: [String: String]
+    let checklists: [String: [(String, String)]]
+    let comments: [String: [String]]
 }

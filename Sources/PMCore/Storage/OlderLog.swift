@@ -63,9 +63,7 @@ extension BoardStore {
             else { return nil }
             let kept = current.board
             // The board file as it was, never lost.
-            let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".before-log-restore-" + stamp + ".json"
-            _ = try AtomicFileWriter(fileSystem: fileSystem).write(
-                [try fileSystem.readFile(target)[...]], to: copy, mode: current.status.mode)
+            let copy = try keepBoardFile(target, stamp: stamp, mode: current.status.mode)
             var board = Board(id: kept.id)
             // The remote's copy of the changes first (this copy's own among
             // them), as they were made: a recovery never outranks what other
@@ -80,64 +78,48 @@ extension BoardStore {
             try refold(&board, log: log)
             let before = board.tasks
             let position = board.log
+            let replay = BoardFileReplay(kept: kept, known: known, backup: backup, named: named, author: author, time: time)
             var changed = Set<TaskID>()
-            // Tasks and their text first, then the columns: one event a task
-            // each time. Only what board.json holds newer than the log — a
-            // value whose change the log lacks; a task the log knows of but
-            // no longer shows was deleted since.
-            func newer(_ field: String, of task: BoardTask) -> Bool {
-                let heads = task.heads[field] ?? []
-                return heads.isEmpty || heads.contains { !known.contains($0.event) }
-            }
-            for task in kept.tasks {
-                if let now = board.task(task.id) {
-                    var edit = Board.Edit()
-                    if now.title != task.title, newer("title", of: task) { edit.title = task.title }
-                    if now.body != task.body, newer("body", of: task) { edit.body = task.body }
-                    if now.due != task.due, newer("due", of: task) { edit.due = .some(task.due) }
-                    if edit.title != nil || edit.body != nil || edit.due != nil {
-                        _ = try board.edit(task.id, edit, eventID: makeID(), by: author, at: time)
-                        changed.insert(task.id)
-                    }
-                } else if !named.contains(task.id) {
-                    _ = try board.add(
-                        title: task.title, body: task.body, due: task.due, id: task.id, eventID: makeID(), by: author, at: time)
-                    changed.insert(task.id)
-                }
-            }
-            // A task board.json lacks was deleted since the backup, unless
-            // the remote's copy changed it since (a teammate's change).
-            for task in before
-            where kept.task(task.id) == nil && (task.heads.values.joined().map(\.event) + task.live).allSatisfy(backup.contains) {
-                _ = try board.delete(task.id, eventID: makeID(), by: author, at: time)
-                changed.insert(task.id)
-            }
+            // Tasks and their text first, then the columns: one event a task each time.
+            try replay.remakeTasks(on: &board, before: before, changed: &changed, makeID: makeID)
             var events = sealed(Self.events(of: board, replica: replica).map(Self.seenNothing))
             board.history = HistoryLog()
             board.log.clock = events.last?.clock ?? board.log.clock
-            for task in kept.tasks
-            where board.task(task.id).map({ $0.state != task.state }) == true && newer("state", of: task) {
-                _ = try board.move(task.id, to: task.state, eventID: makeID(), by: author, at: time)
-                changed.insert(task.id)
-            }
+            try replay.remakeColumns(on: &board, changed: &changed, makeID: makeID)
             events += sealed(Self.events(of: board, replica: replica).map(Self.seenNothing))
-            let needed = recordNeeded(log, board: board.id, at: position.length)
-            let record = needed ?? []
-            let end = try log.append(record + events)
-            if needed != nil { noteRecorded(log, from: position.length, mode: current.status.mode) }
-            var tasks = before
-            var ledger = position.replicas
-            if FoldedTasks.apply(events, to: &tasks, last: position.order, ledger: &ledger), let last = events.last {
-                board.tasks = tasks
-                board.log = LogPosition(
-                    events: position.events + record.count + events.count, length: end, newest: last, replicas: ledger)
-            } else {
-                try refold(&board, log: log)
-            }
-            board.history = HistoryLog()
+            try appendRecovered(events, to: &board, log: log, before: before, position: position, mode: current.status.mode)
             if lock.stillHeld() { try writeBoard(board, to: target, mode: current.status.mode) }
             return OlderLogRecovery(kept: changed.count, copy: copy)
         }
+    }
+
+    /// Keeps `board.json` as it was beside it, named with `stamp`; returns that copy's path.
+    private func keepBoardFile(_ target: String, stamp: String, mode: UInt32) throws -> String {
+        let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".before-log-restore-" + stamp + ".json"
+        _ = try AtomicFileWriter(fileSystem: fileSystem).write([try fileSystem.readFile(target)[...]], to: copy, mode: mode)
+        return copy
+    }
+
+    /// Appends the recovery's `events` to the log (after the board's record
+    /// when the log needs one), and folds them onto the tasks `before` them;
+    /// the board is folded again from the log when they do not apply.
+    private func appendRecovered(
+        _ events: [Event], to board: inout Board, log: EventLogFile, before: [BoardTask], position: LogPosition, mode: UInt32
+    ) throws {
+        let needed = recordNeeded(log, board: board.id, at: position.length)
+        let record = needed ?? []
+        let end = try log.append(record + events)
+        if needed != nil { noteRecorded(log, from: position.length, mode: mode) }
+        var tasks = before
+        var ledger = position.replicas
+        if FoldedTasks.apply(events, to: &tasks, last: position.order, ledger: &ledger), let last = events.last {
+            board.tasks = tasks
+            board.log = LogPosition(
+                events: position.events + record.count + events.count, length: end, newest: last, replicas: ledger)
+        } else {
+            try refold(&board, log: log)
+        }
+        board.history = HistoryLog()
     }
 
     /// A recovered edit or move as one that saw nothing: it replaces no
@@ -160,5 +142,65 @@ extension BoardStore {
         let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".schema-1.json"
         guard try fileSystem.linkStatus(copy) == nil else { return }
         _ = try AtomicFileWriter(fileSystem: fileSystem).write([try fileSystem.readFile(target)[...]], to: copy, mode: mode)
+    }
+}
+
+/// What only `board.json` holds, made again on the board the log gives:
+/// only what it holds newer than the log — a value whose change the log
+/// lacks; a task the log knows of but no longer shows was deleted since.
+private struct BoardFileReplay {
+    /// `board.json` as it was.
+    let kept: Board
+    /// The events the log holds: the backup's and the remote's.
+    let known: Set<TaskID>
+    /// The events the backup held.
+    let backup: Set<TaskID>
+    /// The tasks the log names.
+    let named: Set<TaskID>
+    let author: String
+    let time: String
+
+    /// Whether `board.json`'s value of `field` has a change the log lacks.
+    func newer(_ field: String, of task: BoardTask) -> Bool {
+        let heads = task.heads[field] ?? []
+        return heads.isEmpty || heads.contains { !known.contains($0.event) }
+    }
+
+    /// Tasks and their text: edited where `board.json` holds newer, added
+    /// where the log never named them, deleted where `board.json` lacks them
+    /// (of the board's tasks `before`).
+    func remakeTasks(on board: inout Board, before: [BoardTask], changed: inout Set<TaskID>, makeID: () -> TaskID) throws {
+        for task in kept.tasks {
+            if let now = board.task(task.id) {
+                var edit = Board.Edit()
+                if now.title != task.title, newer("title", of: task) { edit.title = task.title }
+                if now.body != task.body, newer("body", of: task) { edit.body = task.body }
+                if now.due != task.due, newer("due", of: task) { edit.due = .some(task.due) }
+                if edit.title != nil || edit.body != nil || edit.due != nil {
+                    _ = try board.edit(task.id, edit, eventID: makeID(), by: author, at: time)
+                    changed.insert(task.id)
+                }
+            } else if !named.contains(task.id) {
+                _ = try board.add(
+                    title: task.title, body: task.body, due: task.due, id: task.id, eventID: makeID(), by: author, at: time)
+                changed.insert(task.id)
+            }
+        }
+        // A task board.json lacks was deleted since the backup, unless
+        // the remote's copy changed it since (a teammate's change).
+        for task in before
+        where kept.task(task.id) == nil && (task.heads.values.joined().map(\.event) + task.live).allSatisfy(backup.contains) {
+            _ = try board.delete(task.id, eventID: makeID(), by: author, at: time)
+            changed.insert(task.id)
+        }
+    }
+
+    /// The columns: each task moved where `board.json` has it, when that is newer.
+    func remakeColumns(on board: inout Board, changed: inout Set<TaskID>, makeID: () -> TaskID) throws {
+        for task in kept.tasks
+        where board.task(task.id).map({ $0.state != task.state }) == true && newer("state", of: task) {
+            _ = try board.move(task.id, to: task.state, eventID: makeID(), by: author, at: time)
+            changed.insert(task.id)
+        }
     }
 }
