@@ -38,6 +38,8 @@ struct BoardCommit {
 
     /// The mode the board's files keep.
     var mode: UInt32 { file?.status.mode ?? 0o644 }
+    /// The history's marks beside the log.
+    var marks: HistoryMarksFile { HistoryMarksFile(fileSystem: store.fileSystem, log: log, mode: mode) }
 
     /// Step 1: reads the board at `target`; a board that does not exist yet
     /// is `newBoardID` (when its log does not name it).
@@ -71,6 +73,15 @@ struct BoardCommit {
         position = board.log
     }
 
+    /// Step 2 for a log older than the board file (a backup put back,
+    /// ``BoardStore/recoverOlderLog(replica:author:at:stamp:remote:makeID:)``):
+    /// the board as its log alone gives it.
+    mutating func refoldFromLog() throws {
+        board = Board(id: board.id)
+        try store.refold(&board, log: log)
+        position = board.log
+    }
+
     /// A task read through the index was not what the index said: the index
     /// is dropped and the damage thrown, before anything is committed.
     func refuseDamage() throws {
@@ -89,26 +100,26 @@ struct BoardCommit {
         if let rebuilt {
             let bytes = FoldedTasks.inMergeOrder(rebuilt).flatMap(EventCodec.line) + events.flatMap(EventCodec.line)
             if merged {
-                store.recordMerged(log, start: 0, end: bytes.count, bound: nil, mode: mode)
+                marks.recordMerged(start: 0, end: bytes.count, bound: nil)
             } else {
-                store.marksFromStart(log, mode: mode)
+                marks.fromStart()
             }
             _ = try AtomicFileWriter(fileSystem: store.fileSystem).write([bytes[...]], to: log.path, mode: 0o644)
-            store.noteRecorded(log, from: position.length, mode: mode)
+            marks.noteRecorded(from: position.length)
             return bytes.count
         }
         let start = position.length
-        let needed = store.recordNeeded(log, board: board.id, at: start)
+        let needed = marks.recordNeeded(board: board.id, at: start)
         let written = (needed ?? []) + events
         recordCount = written.count - events.count
         if merged {
             let length = written.reduce(0) { $0 + EventCodec.line($1).count }
-            store.recordMerged(log, start: start, end: start + length, bound: position.order, mode: mode)
+            marks.recordMerged(start: start, end: start + length, bound: position.order)
         }
         // A new board's file comes first, so its id is fixed before any event.
         if file == nil { try store.writeBoard(Board(id: board.id), to: target, mode: 0o644) }
         let end = try log.append(written)
-        if needed != nil { store.noteRecorded(log, from: start, mode: mode) }
+        if needed != nil { marks.noteRecorded(from: start) }
         return end
     }
 
@@ -137,7 +148,7 @@ struct BoardCommit {
         // history: its events are a batch there, like a merge's.
         if !merged {
             let start = rebuilt == nil ? position.length : end - events.reduce(0) { $0 + EventCodec.line($1).count }
-            store.recordMerged(log, start: start, end: end, bound: position.order, mode: mode)
+            marks.recordMerged(start: start, end: end, bound: position.order)
         }
         try store.refold(&board, log: log)
         return false

@@ -57,14 +57,14 @@ extension BoardStore {
         let path = try targetPath()
         guard logIsBehindBoard(path, log: eventLog(of: path)) else { return nil }
         return try withLock { lock, target in
-            let log = eventLog(of: target)
-            guard let current = try read(target), current.board.schemaVersion == Board.currentSchemaVersion,
+            var commit = try BoardCommit(store: self, lock: lock, target: target, newBoardID: replica, throughIndex: false)
+            let log = commit.log
+            guard let current = commit.file, current.board.schemaVersion == Board.currentSchemaVersion,
                 try log.exists(), try logSize(log) < current.board.log.length
             else { return nil }
             let kept = current.board
             // The board file as it was, never lost.
             let copy = try keepBoardFile(target, stamp: stamp, mode: current.status.mode)
-            var board = Board(id: kept.id)
             // The remote's copy of the changes first (this copy's own among
             // them), as they were made: a recovery never outranks what other
             // copies saw (issue 43).
@@ -75,20 +75,22 @@ extension BoardStore {
             let missing = FoldedTasks.inMergeOrder(remote).filter { known.insert($0.id).inserted && $0.recordedBoard == nil }
             if !missing.isEmpty { _ = try log.append(missing) }
             named.formUnion(missing.map(\.task))
-            try refold(&board, log: log)
-            let before = board.tasks
-            let position = board.log
+            try commit.refoldFromLog()
+            var before = commit.board.tasks
             let replay = BoardFileReplay(kept: kept, known: known, backup: backup, named: named, author: author, time: time)
             var changed = Set<TaskID>()
             // Tasks and their text first, then the columns: one event a task each time.
-            try replay.remakeTasks(on: &board, before: before, changed: &changed, makeID: makeID)
-            var events = sealed(Self.events(of: board, replica: replica).map(Self.seenNothing))
-            board.history = HistoryLog()
-            board.log.clock = events.last?.clock ?? board.log.clock
-            try replay.remakeColumns(on: &board, changed: &changed, makeID: makeID)
-            events += sealed(Self.events(of: board, replica: replica).map(Self.seenNothing))
-            try appendRecovered(events, to: &board, log: log, before: before, position: position, mode: current.status.mode)
-            if lock.stillHeld() { try writeBoard(board, to: target, mode: current.status.mode) }
+            try replay.remakeTasks(on: &commit.board, before: before, changed: &changed, makeID: makeID)
+            var events = sealed(Self.events(of: commit.board, replica: replica).map(Self.seenNothing))
+            commit.board.history = HistoryLog()
+            commit.board.log.clock = events.last?.clock ?? commit.board.log.clock
+            try replay.remakeColumns(on: &commit.board, changed: &changed, makeID: makeID)
+            events += sealed(Self.events(of: commit.board, replica: replica).map(Self.seenNothing))
+            let end = try commit.append(events, merged: false)
+            _ = try commit.fold(events, onto: &before, end: end, merged: false)
+            // Written whole, and a failure said: the file stands ahead of its
+            // log until it is, and the recovery would run again.
+            if lock.stillHeld() { try writeBoard(commit.board, to: target, mode: current.status.mode) }
             return OlderLogRecovery(kept: changed.count, copy: copy)
         }
     }
@@ -98,28 +100,6 @@ extension BoardStore {
         let copy = String(target.dropLast(target.hasSuffix(".json") ? 5 : 0)) + ".before-log-restore-" + stamp + ".json"
         _ = try AtomicFileWriter(fileSystem: fileSystem).write([try fileSystem.readFile(target)[...]], to: copy, mode: mode)
         return copy
-    }
-
-    /// Appends the recovery's `events` to the log (after the board's record
-    /// when the log needs one), and folds them onto the tasks `before` them;
-    /// the board is folded again from the log when they do not apply.
-    private func appendRecovered(
-        _ events: [Event], to board: inout Board, log: EventLogFile, before: [BoardTask], position: LogPosition, mode: UInt32
-    ) throws {
-        let needed = recordNeeded(log, board: board.id, at: position.length)
-        let record = needed ?? []
-        let end = try log.append(record + events)
-        if needed != nil { noteRecorded(log, from: position.length, mode: mode) }
-        var tasks = before
-        var ledger = position.replicas
-        if FoldedTasks.apply(events, to: &tasks, last: position.order, ledger: &ledger), let last = events.last {
-            board.tasks = tasks
-            board.log = LogPosition(
-                events: position.events + record.count + events.count, length: end, newest: last, replicas: ledger)
-        } else {
-            try refold(&board, log: log)
-        }
-        board.history = HistoryLog()
     }
 
     /// A recovered edit or move as one that saw nothing: it replaces no
