@@ -61,8 +61,8 @@ extension ProcessContext {
     /// (`vendredi prochain`, `1/3`), on standard error (standard output is
     /// the new task's id): `Read 'next friday' as Friday, December 4, 2026.`
     func sayDayChosen(_ typed: String, _ date: CivilDate) {
-        let words = DateWordTable.words(localizer: localizer, formatLocale: formatLocale)
-        guard !DateInput.readsOneWay(typed, words: words) else { return }
+        guard !DateInput.readsOneWay(typed, words: DateWordTable.words(localizer: localizer, formatLocale: formatLocale))
+        else { return }
         output.errorLine(localizer.string(.messageDayChosen, shown(typed), .text(style(color: false).dateWithWeekday(date))))
     }
 

@@ -39,7 +39,7 @@ struct ColorOption: ParsableArguments {
 
 /// A translated help text.
 func help(_ key: L10nKey) -> String {
-    ProcessContext.localizer.string(key)
+    CurrentRun.now.helpText(key)
 }
 
 /// A command that runs with the process context.

@@ -78,6 +78,24 @@ final class CurrentRun: Sendable {
         }
     }
 
+    /// While set, the commands' help texts are not asked of the tables: a
+    /// command line parsed to be run never shows them, and they were a
+    /// tenth of a `pm add` (three table look-ups and the localizer made for
+    /// them, when an add prints no word).
+    private let parsingToRun = Atomic<Bool>(false)
+
+    /// `body`'s result, with help texts left empty while it runs.
+    func parsingToRun<Result>(_ body: () -> Result) -> Result {
+        parsingToRun.store(true, ordering: .relaxed)
+        defer { parsingToRun.store(false, ordering: .relaxed) }
+        return body()
+    }
+
+    /// A help text: from the tables, or empty while a command line is parsed to be run.
+    func helpText(_ key: L10nKey) -> String {
+        parsingToRun.load(ordering: .relaxed) ? "" : localizer.string(key)
+    }
+
     @TaskLocal static var value: CurrentRun?
 
     /// A value made from the built-in tables for this run's language (the

@@ -45,7 +45,7 @@ public enum PMMain {
         // The version alone (scripts ask it often): no command tree to build.
         if arguments == ["--version"] { return finish(printing: PM.version) }
         let command: ParsableCommand
-        if let parsed = QuickParse.command(arguments) ?? parsedAlone(arguments) {
+        if let parsed = CurrentRun.now.parsingToRun({ QuickParse.command(arguments) ?? parsedAlone(arguments) }) {
             // These run once and exit: what they read is never freed (not
             // so pm board and pm sync --watch, which run for hours).
             if invocation.ownsProcess, !(parsed is BoardCommand), !(parsed is Sync) { UntilExit.enable() }

@@ -24,13 +24,21 @@ public enum DateInput {
     /// today) and extra units for `+N` (`+3j`, `+2s`, `+3일`, `+1주`).
     /// `localFormat` is made only when the text is none of the built-in
     /// forms (an ISO date needs no ICU formatter).
+    /// `words` too is made only then: the tables' date words cost more than
+    /// the rest of an add.
     public static func parse(
-        _ text: String, today: CivilDate, words: DateWords, localFormat: @autoclosure () -> LocalDateFormat? = nil
+        _ text: String, today: CivilDate, words readerWords: @autoclosure () -> DateWords,
+        localFormat: @autoclosure () -> LocalDateFormat? = nil
     ) throws -> CivilDate {
         let trimmed = text.trimmingASCIIWhitespace()
         let lowered = trimmed.lowercased()
         if let date = CivilDate(iso: trimmed) { return date }
-        if let offset = builtInOffset(lowered) ?? words.unitOffset(trimmed) {
+        if let offset = builtInOffset(lowered) {
+            guard let date = today.adding(days: offset) else { throw PMError.dateOutOfRange(text) }
+            return date
+        }
+        let words = readerWords()
+        if let offset = words.unitOffset(trimmed) {
             guard let date = today.adding(days: offset) else { throw PMError.dateOutOfRange(text) }
             return date
         }
@@ -63,11 +71,11 @@ public enum DateInput {
     /// prochain`: this week's or the next?), a date without its year or in
     /// the locale's numbers (`1/3`) is read one of two ways, and the reader
     /// is told which day pm chose.
-    public static func readsOneWay(_ text: String, words: DateWords) -> Bool {
+    public static func readsOneWay(_ text: String, words readerWords: @autoclosure () -> DateWords) -> Bool {
         let trimmed = text.trimmingASCIIWhitespace()
-        if CivilDate(iso: trimmed) != nil || builtInOffset(trimmed.lowercased()) != nil || words.unitOffset(trimmed) != nil {
-            return true
-        }
+        if CivilDate(iso: trimmed) != nil || builtInOffset(trimmed.lowercased()) != nil { return true }
+        let words = readerWords()
+        if words.unitOffset(trimmed) != nil { return true }
         if words.offsets[words.fold(trimmed)] != nil { return true }
         return WrittenDate.isRelative(trimmed, words: words)
     }
