@@ -489,6 +489,11 @@ enum Assignees {
         let people = ["camille", "ji-woo"].map { Copy(pm: pm, board: pm.home.file("\($0)/board.json"), user: $0) }
         for person in people { try person.run(["remote", "add", share]) }
         try people[1].run(["add", "Before"])
+        // Ji-woo's board reaches the share first, by hand: a first sync by
+        // Camille (whose board is blank) before the watch's first one would
+        // publish a board of her own, which Ji-woo's, not blank, refuses —
+        // on a loaded machine the watch starts later than that.
+        try people[1].run(["sync"])
         let watchArguments = ["sync", "--watch", "--board", people[1].board]
         let watchEnvironment = pm.environment.merging(["PM_USER": "ji-woo", "PM_SYNC_INTERVAL": "0.5"]) { _, new in new }
         let watcher = try ChildProcess(PMBinary.path, watchArguments, environment: watchEnvironment, stderr: .discard)
@@ -500,7 +505,8 @@ enum Assignees {
             }
             return false
         }
-        #expect(try reached("Before"))
+        try people[1].run(["add", "While watching"])
+        #expect(try reached("While watching"))
         // (Both people's: they share a home here. Camille sets hers again.)
         // The watch writes there twice a second: a file it makes while the
         // folder is being removed fails the removal, which goes again.

@@ -13,7 +13,10 @@ struct ProcessContext {
     /// The board and the person: every use case goes through it.
     let session: BoardSession
     var environment: PMEnvironment { session.environment }
-    var localizer: Localizer
+    /// The run this context serves: its localizer is made when first asked
+    /// (a plain `pm add` prints no word and never makes it).
+    let run: CurrentRun
+    var localizer: Localizer { run.localizer }
     /// ICU locale for dates (`LC_ALL`, `LC_TIME`, `LANG`).
     var formatLocale: String
     var output: Output
@@ -49,7 +52,8 @@ struct ProcessContext {
     /// - Parameter boardOverride: `--board`, when given.
     /// - Throws: ``CLIError/invalidEnvironment`` for a malformed `PM_NOW` or `PM_LOCK_TIMEOUT`.
     static func live(boardOverride: String?) throws -> ProcessContext {
-        let invocation = CurrentRun.now.invocation
+        let run = CurrentRun.now
+        let invocation = run.invocation
         let variables = invocation.variables
         let parsed = try RunVariables(variables)
         let board = nonEmpty(boardOverride) ?? nonEmpty(variables["PM_BOARD"]) ?? parsed.dataHome + "/pm/board.json"
@@ -64,12 +68,12 @@ struct ProcessContext {
         settings.standardInput = invocation.input
         let isTerminal = isatty(invocation.output) == 1
         var context = ProcessContext(
-            session: BoardSession(environment: environment, settings: settings), localizer: localizer,
+            session: BoardSession(environment: environment, settings: settings), run: run,
             formatLocale: parsed.formatLocale, output: Output(),
             width: terminalWidth(parsed.columns, output: invocation.output), stdoutIsTerminal: isTerminal,
             noColor: parsed.noColor, term: parsed.term)
-        context.session.notice = { [localizer, output = context.output] notice in
-            SessionNotices.say(notice, output: output, localizer: localizer)
+        context.session.notice = { [run, output = context.output] notice in
+            SessionNotices.say(notice, output: output, localizer: run.localizer)
         }
         context.session.afterChange = { [unowned session = context.session] board in
             DesktopReminders.afterChange(board, session: session)
@@ -169,7 +173,8 @@ final class Output {
     private let standardError: Int32
 
     init() {
-        let invocation = CurrentRun.now.invocation
+        let run = CurrentRun.now
+        let invocation = run.invocation
         (standardOutput, standardError) = (invocation.output, invocation.error)
     }
 
