@@ -129,6 +129,13 @@ struct BoardCommit {
     /// otherwise the whole log again in merge order.
     /// - Returns: whether they folded in place.
     mutating func fold(_ events: [Event], onto tasks: inout [BoardTask], end: Int, merged: Bool) throws -> Bool {
+        // Only the board's record went in (a recovery with nothing to
+        // replay): the tasks stand, the log moved; its whole fold says where.
+        if events.isEmpty, end != position.length {
+            board.history = HistoryLog()
+            try store.refold(&board, log: log)
+            return false
+        }
         var ledger = position.replicas
         let inPlace =
             (position.order != nil || position.events == 0)
