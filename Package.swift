@@ -49,10 +49,16 @@ let package = Package(
         // The interactive board: pure state, reducer and rendering; the
         // terminal driver is the only part that touches the terminal.
         .target(name: "PMBoardUI", dependencies: ["PMCore", "PMLocalization", "PMICU"], swiftSettings: optimizedEvenInDebug),
+        // What a person reads, made from typed results, for every front end:
+        // sentences, column and field names, dates, history lines, the
+        // message of every refusal. No terminal and no ArgumentParser, so
+        // that the web board says each word as the terminal does.
+        .target(
+            name: "PMViews", dependencies: ["PMKit", "PMCore", "PMICU", "PMLocalization"], swiftSettings: optimizedEvenInDebug),
         .target(
             name: "PMCLI",
             dependencies: [
-                "PMKit", "PMCore", "PMLocalization", "PMICU", "PMSync", "PMBoardUI",
+                "PMKit", "PMCore", "PMLocalization", "PMICU", "PMSync", "PMBoardUI", "PMViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimizedEvenInDebug
@@ -73,6 +79,7 @@ let package = Package(
         .testTarget(name: "PMLocalizationTests", dependencies: ["PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMICU", "PMTestSupport"]),
         .testTarget(name: "PMKitTests", dependencies: ["PMKit", "PMCore", "PMTestSupport"]),
+        .testTarget(name: "PMViewsTests", dependencies: ["PMViews", "PMKit", "PMCore", "PMLocalization", "PMTestSupport"]),
         .testTarget(name: "PMCLITests", dependencies: ["PMCLI", "PMCore", "PMKit", "PMLocalization", "PMSync"]),
         .testTarget(
             name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),

@@ -7,6 +7,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import PMViews
 import Synchronization
 
 #if canImport(Glibc)

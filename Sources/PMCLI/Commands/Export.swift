@@ -3,6 +3,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import PMViews
 
 struct Export: ParsableCommand {
     static var configuration: CommandConfiguration {

@@ -5,6 +5,7 @@ import PMICU
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 /// `--sort due|title|created`.
 enum SortOrder: String, ExpressibleByArgument, CaseIterable {

@@ -4,6 +4,7 @@ import PMICU
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 struct Move: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "move", abstract: help(.helpCommandMove)) }

@@ -3,6 +3,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import PMViews
 
 /// `pm news`: what others changed since you last looked (DESIGN.md §13),
 /// per person with counts, then card by card, newest first, in the

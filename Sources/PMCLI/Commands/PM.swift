@@ -4,6 +4,7 @@ import PMICU
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 /// The root command.
 public struct PM: ParsableCommand {

@@ -3,6 +3,7 @@ import PMCore
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 struct Remind: PMCommand {
     static var configuration: CommandConfiguration {

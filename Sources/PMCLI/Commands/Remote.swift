@@ -6,6 +6,7 @@ import PMICU
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 /// `pm remote [show | add TARGET | remove]`.
 struct Remote: ParsableCommand {

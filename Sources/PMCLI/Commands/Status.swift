@@ -6,6 +6,7 @@ import PMICU
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 /// `pm status`: the board, its counts, where it syncs and whether that answers
 /// now, the last sync, changes waiting and unresolved conflicts.

@@ -3,6 +3,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import PMViews
 
 /// `pm __complete --shell SHELL -- WORD...`: the candidates for the last
 /// word, given the words typed after `pm` (hidden: the completion scripts

@@ -63,37 +63,6 @@ extension PMCommand {
     }
 }
 
-/// Column names: keys for scripts, and each shipped language's name for people.
-enum StateNames {
-    static func key(_ state: TaskState) -> L10nKey {
-        switch state {
-        case .todo: return .columnTodo
-        case .doing: return .columnDoing
-        case .done: return .columnDone
-        }
-    }
-
-    /// The state named by `text`: `todo|doing|done`, or a column's name in
-    /// the reader's language or any shipped language, as a person types it
-    /// (any case, with or without accents and inner spaces: `termine`,
-    /// `"en cours"`, `진행중`).
-    static func parse(_ text: String, localizer: Localizer) throws -> TaskState {
-        let wanted = LooseText.fold(text)
-        if let state = TaskState(rawValue: wanted) { return state }
-        for candidate in [localizer] + LooseText.shippedLocalizers {
-            for state in TaskState.allCases where LooseText.fold(candidate.string(key(state))) == wanted {
-                return state
-            }
-        }
-        throw PMError.unknownState(text)
-    }
-}
-
-extension LooseText {
-    /// One localizer per shipped language, for words typed in any of them.
-    static let shippedLocalizers: [Localizer] = TableSource.shippedLanguages.map { Localizer(chain: LanguageChain([$0])) }
-}
-
 /// The date words of the tables: `date.today`, `date.tomorrow`,
 /// `date.dayAfterTomorrow`, weekday names and `+N` units, each a `|` list.
 enum DateWordTable {

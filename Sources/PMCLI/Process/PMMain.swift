@@ -3,6 +3,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import PMViews
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import FoundationEssentials
 import PMCore
 import PMKit
 import PMLocalization
+import PMViews
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import PMViews
 
 /// Renders `pm list`: three columns side by side, fitted to the width in
 /// terminal cells, or stacked when the terminal is too narrow.

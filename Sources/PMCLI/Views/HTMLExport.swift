@@ -2,6 +2,7 @@ import PMCore
 import PMICU
 import PMKit
 import PMLocalization
+import PMViews
 
 /// `pm export html`: one self-contained, read-only page of the board in the
 /// reader's language, for people who never open a terminal — the three

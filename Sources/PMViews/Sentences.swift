@@ -5,37 +5,42 @@ import PMLocalization
 
 /// What a change did, said once for every front end: `pm move` and the
 /// board's status line both read "Moved 'X' from TODO to DOING." from here.
-struct Sentences {
-    var localizer: Localizer
+package struct Sentences {
+    package var localizer: Localizer
     /// Dates in the reader's form (never coloured: a sentence is one line of text).
-    var style: TextStyle
+    package var style: TextStyle
+
+    package init(localizer: Localizer, style: TextStyle) {
+        self.localizer = localizer
+        self.style = style
+    }
 
     private func shown(_ text: String) -> MessageArgument { .text(TextSafety.escaped(text)) }
     private func column(_ state: TaskState) -> MessageArgument { .text(localizer.string(StateNames.key(state))) }
 
-    func added(_ task: BoardTask) -> String { localizer.string(.messageAdded, shown(task.title)) }
+    package func added(_ task: BoardTask) -> String { localizer.string(.messageAdded, shown(task.title)) }
 
     /// A move, or that the task was already there.
-    func moved(_ move: BoardSession.Moved) -> String {
+    package func moved(_ move: BoardSession.Moved) -> String {
         if move.before.state == move.after.state {
             return localizer.string(.messageAlreadyThere, shown(move.after.title), column(move.after.state))
         }
         return localizer.string(.messageMoved, shown(move.after.title), column(move.before.state), column(move.after.state))
     }
 
-    func deleted(_ task: BoardTask) -> String {
+    package func deleted(_ task: BoardTask) -> String {
         localizer.string(.messageDeleted, shown(task.title), column(task.state))
     }
 
     /// What an edit did, field by field (`Renamed 'A' to 'B'.`), or that it changed nothing.
-    func edited(_ edit: BoardSession.Edited) -> String {
+    package func edited(_ edit: BoardSession.Edited) -> String {
         guard let made = edit.made else { return localizer.string(.messageUnchanged, shown(edit.task.title)) }
         return HistoryView(localizer: localizer, style: style).sentence(made)
     }
 
     /// What an undo or redo did: its history sentence, or for a step of
     /// several tasks (an import) how many it changed.
-    func reverted(_ events: [HistoryEvent], redo: Bool) -> String {
+    package func reverted(_ events: [HistoryEvent], redo: Bool) -> String {
         guard events.count == 1, let event = events.first else {
             // Said as what was taken back (an import: the adding of its tasks), never as a new action.
             let made = events.map { redo ? $0 : HistoryView.takenBack($0) }
@@ -49,7 +54,7 @@ struct Sentences {
     }
 
     /// What `pm undo --skip` dropped (nil: nothing to say).
-    func skipped(_ events: [HistoryEvent]) -> String? {
+    package func skipped(_ events: [HistoryEvent]) -> String? {
         if events.count > 1 { return localizer.plural(.messageSkippedStep, count: events.count) }
         guard let event = events.first else { return nil }
         let change = HistoryView(localizer: localizer, style: style).clause(event)
@@ -57,7 +62,7 @@ struct Sentences {
     }
 
     /// A value kept over a conflict's others.
-    func resolved(_ resolved: BoardSession.Resolved) -> String {
+    package func resolved(_ resolved: BoardSession.Resolved) -> String {
         switch resolved {
         case .column(let task):
             return localizer.string(
@@ -68,14 +73,14 @@ struct Sentences {
     }
 
     /// Names new to the board that read like ones on it, each on its own line.
-    func lookalikes(_ lookalikes: [Lookalike]) -> [String] {
+    package func lookalikes(_ lookalikes: [Lookalike]) -> [String] {
         lookalikes.map { found in
             localizer.string(.assignLookalike, shown(found.name), shown(found.like), .text(Self.codePoints(found.name)))
         }
     }
 
     /// `U+0430 U+006C …`: what tells two names apart that look alike.
-    static func codePoints(_ name: String) -> String {
+    package static func codePoints(_ name: String) -> String {
         name.unicodeScalars.map { scalar in
             let hex = String(scalar.value, radix: 16, uppercase: true)
             return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex

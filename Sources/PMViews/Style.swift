@@ -5,25 +5,35 @@ import PMKit
 import PMLocalization
 
 /// How text looks: colour (or not), and dates in the reader's locale.
-struct TextStyle {
-    var color: Bool
-    var formatLocale: String
-    var zone: Zone
+/// Colour is for a terminal; a front end that marks text otherwise (a web
+/// page's classes) makes its style without it.
+package struct TextStyle {
+    package var color: Bool
+    /// The locale dates are written in (`LC_TIME`'s: `fr_FR`, `ko_KR`).
+    package var formatLocale: String
+    /// The reader's time zone, for stored timestamps.
+    package var zone: Zone
     /// Formatters opened by this style, kept for its next date: opening one
     /// costs ICU about 0.2M instructions, formatting with it a few thousand.
     private let formatters = DateFormatters()
 
-    func red(_ text: String) -> String { color ? "\u{1B}[31m" + text + "\u{1B}[0m" : text }
-    func bold(_ text: String) -> String { color ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
-    func dim(_ text: String) -> String { color ? dimCodes.start + text + dimCodes.end : text }
+    package init(color: Bool, formatLocale: String, zone: Zone) {
+        self.color = color
+        self.formatLocale = formatLocale
+        self.zone = zone
+    }
+
+    package func red(_ text: String) -> String { color ? "\u{1B}[31m" + text + "\u{1B}[0m" : text }
+    package func bold(_ text: String) -> String { color ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
+    package func dim(_ text: String) -> String { color ? dimCodes.start + text + dimCodes.end : text }
     /// What ``dim(_:)`` puts around a text: nothing without colour.
-    var dimCodes: (start: String, end: String) { color ? ("\u{1B}[2m", "\u{1B}[0m") : ("", "") }
+    package var dimCodes: (start: String, end: String) { color ? ("\u{1B}[2m", "\u{1B}[0m") : ("", "") }
 
     /// A deadline with its month in words, as the locale writes a date in a
     /// sentence: `Jan 15, 2020`, `15 janv. 2020`, `2020년 1월 15일` (never the
     /// numeric `2020. 1. 15.`, which a Korean particle cannot follow: issue
     /// 44, item 24). The same form in lists, so a screen has one date style.
-    func date(_ date: CivilDate) -> String {
+    package func date(_ date: CivilDate) -> String {
         // A calendar date is formatted at its UTC midnight in UTC, so it is the same day everywhere.
         let formatter = formatters.formatter(locale: formatLocale, skeleton: "yMMMd", zone: "UTC")
         return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
@@ -32,21 +42,21 @@ struct TextStyle {
     /// A day with its weekday in words, as a sentence names it: `Friday,
     /// December 4, 2026`, `vendredi 4 décembre 2026`, `2026년 12월 4일 금요일`
     /// (a particle then follows 금요일, not a bracketed `(금)`).
-    func dateWithWeekday(_ date: CivilDate) -> String {
+    package func dateWithWeekday(_ date: CivilDate) -> String {
         let formatter = formatters.formatter(locale: formatLocale, skeleton: "yMMMMEEEEd", zone: "UTC")
         return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
     }
 
     /// A stored timestamp as such a date and a short time in the reader's zone.
-    func dateTime(_ stored: String) -> String { format(stored, skeleton: "yMMMdjmm") }
+    package func dateTime(_ stored: String) -> String { format(stored, skeleton: "yMMMdjmm") }
 
     /// A stored timestamp's time of day alone, in the reader's zone (`2:05 PM`, `14:05`, `오후 2:05`).
-    func time(_ stored: String) -> String { format(stored, skeleton: "jmm") }
+    package func time(_ stored: String) -> String { format(stored, skeleton: "jmm") }
 
     /// A moment inside a sentence, joined as the locale joins a date and a
     /// time in prose: `on November 21, 2026 at 7:05 PM`, `le 21 novembre 2026
     /// à 19:05`, `2026년 11월 21일 오후 7:05에`.
-    func momentInSentence(_ stored: String) -> String {
+    package func momentInSentence(_ stored: String) -> String {
         guard let millis = Timestamp.milliseconds(of: stored),
             let formatter = formatters.formatter(
                 locale: formatLocale, date: .long, time: .short,

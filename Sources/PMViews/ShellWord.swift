@@ -1,8 +1,8 @@
 /// A word as a POSIX shell reads it back unchanged, for commands a message
 /// gives to paste: left as it is when it holds only characters no shell
 /// treats specially, otherwise in single quotes.
-enum ShellWord {
-    static func quoted(_ word: String) -> String {
+package enum ShellWord {
+    package static func quoted(_ word: String) -> String {
         let plain =
             !word.isEmpty
             && word.unicodeScalars.allSatisfy { scalar in

@@ -1,0 +1,30 @@
+import PMCore
+import PMICU
+import PMLocalization
+
+/// A task field's name and values as a person reads them (sync's conflicts).
+package enum FieldNames {
+    package static func label(_ field: String, _ localizer: Localizer) -> String {
+        switch field {
+        case "title": return localizer.string(.showTitle)
+        case "body": return localizer.string(.showBody)
+        case "due": return localizer.string(.showDue)
+        case "state": return localizer.string(.showState)
+        default: return TextSafety.escaped(field)
+        }
+    }
+
+    package static func value(_ value: JSONValue, of field: String, localizer: Localizer, style: TextStyle) -> String {
+        switch (field, value) {
+        case ("state", .string(let name)):
+            return TaskState(rawValue: name).map { localizer.string(StateNames.key($0)) } ?? TextSafety.escaped(name)
+        case ("due", .null): return localizer.string(.showNoDue)
+        case ("due", .string(let iso)): return CivilDate(iso: iso).map(style.date) ?? TextSafety.escaped(iso)
+        case (_, .string(let text)): return localizer.quoted(TextSafety.escaped(text))
+        case (_, .null): return "-"
+        case (_, .bool(let flag)): return flag ? "true" : "false"
+        case (_, .number(let literal)): return literal
+        default: return "…"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+
+/// Every field of one task as `pm show` lists them, label and value, in
+/// its order: the id, title, column, deadline, people, times, a conflict's
+/// values, whether it was restored. How they are laid out (aligned in a
+/// terminal's cells, a page's table) is the front end's.
+package struct TaskFields {
+    /// One field: its label, its value (safe text), and whether it calls
+    /// for attention (a deadline passed, a conflict), which a terminal
+    /// shows in red.
+    package struct Row: Equatable {
+        package var label: String
+        package var value: String
+        package var alert: Bool
+    }
+
+    package var localizer: Localizer
+    /// Dates in the reader's form; the values are never coloured (see ``Row/alert``).
+    package var style: TextStyle
+    package var today: CivilDate
+
+    package init(localizer: Localizer, style: TextStyle, today: CivilDate) {
+        self.localizer = localizer
+        self.style = style
+        self.today = today
+    }
+
+    package func rows(_ task: BoardTask) -> [Row] {
+        let l = localizer
+        var due = (text: l.string(.showNoDue), overdue: false)
+        if let date = task.due {
+            due = (style.date(date), false)
+            if task.isOverdue(today: today) { due = (due.text + " " + l.string(.showOverdue), true) }
+        }
+        var rows: [(L10nKey, String, Bool)] = [
+            (.showID, task.id.rawValue, false),
+            (.showTitle, TextSafety.escaped(task.title), false),
+            (.showState, l.string(StateNames.key(task.state)), false),
+            (.showDue, due.text, due.overdue),
+        ]
+        if !task.assignees.isEmpty {
+            rows.append((.showAssignees, task.assignees.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
+        }
+        rows += [
+            (.showCreated, style.dateTime(task.createdAt), false),
+            (.showUpdated, style.dateTime(task.updatedAt), false),
+        ]
+        for field in task.conflicts.keys.sorted() {
+            let values = (task.conflicts[field] ?? []).map { FieldNames.value($0, of: field, localizer: l, style: style) }
+            let text = l.string(.showConflictValues, .text(FieldNames.label(field, l)), .text(values.joined(separator: ", ")))
+            rows.append((.showConflict, text, true))
+        }
+        if task.restored { rows.append((.showRestored, l.string(.showRestoredValue), false)) }
+        return rows.map { Row(label: l.string($0.0), value: $0.1, alert: $0.2) }
+    }
+}
