@@ -10,13 +10,18 @@ let package = Package(
     name: "pm",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "pm", targets: ["pm"])
+        .executable(name: "pm", targets: ["pm"]),
+        // The web board's server, which `pm serve` starts (DESIGN.md §16):
+        // its own executable, so that pm's other commands carry no server.
+        .executable(name: "pm-serve", targets: ["pm-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Ed25519 for the signature each replica puts on its events, so that
         // a copy can forward a teammate's changes and nobody can forge them.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // The web board's HTTP server (`pm serve`): NIO imports no Foundation.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // The system's ICU, loaded at run time with dlopen (any version, or
@@ -64,6 +69,18 @@ let package = Package(
             swiftSettings: optimizedEvenInDebug
         ),
         .executableTarget(name: "pm", dependencies: ["PMCLI"]),
+        // `pm serve`: HTTP (SwiftNIO), pages, live updates, who is who. A
+        // front end over PMKit like the others; pm-serve is pm with it linked.
+        .target(
+            name: "PMWeb",
+            dependencies: [
+                "PMKit", "PMViews", "PMCore", "PMLocalization", "PMICU",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(name: "pm-serve", dependencies: ["PMCLI", "PMWeb"]),
 
         // Build tooling: the translation tables are compiled into the binary,
         // so pm needs no resource folder at run time (L10N.md fact 2 and 4).
@@ -80,12 +97,13 @@ let package = Package(
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMICU", "PMTestSupport"]),
         .testTarget(name: "PMKitTests", dependencies: ["PMKit", "PMCore", "PMTestSupport"]),
         .testTarget(name: "PMViewsTests", dependencies: ["PMViews", "PMKit", "PMCore", "PMLocalization", "PMTestSupport"]),
+        .testTarget(name: "PMWebTests", dependencies: ["PMWeb"]),
         .testTarget(name: "PMCLITests", dependencies: ["PMCLI", "PMCore", "PMKit", "PMLocalization", "PMSync"]),
         .testTarget(
             name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PMEndToEndTests",
-            dependencies: ["pm", "PMCLI", "PMCore", "PMICU", "PMTestSupport"],
+            dependencies: ["pm", "pm-serve", "PMCLI", "PMCore", "PMICU", "PMTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -24,6 +24,12 @@ package enum ErrorMessages {
         switch error {
         case let error as PMError: return lines(for: error, localizer: l, when: when, formatLocale: formatLocale, reader: reader)
         case let error as SessionError: return lines(for: error, localizer: l)
+        case ServeError.cannotListen(let address, let port, let reason):
+            return [
+                l.string(
+                    .errorServeCannotListen, .text(TextSafety.escaped(address)), .text(String(port)),
+                    .text(TextSafety.escaped(reason)))
+            ]
         default: return [l.string(.errorInternal, .text(TextSafety.escaped(String(describing: error))))]
         }
     }

@@ -53,9 +53,11 @@ import Testing
     static func documented(_ error: CLIError) -> Int32 {
         switch error {
         case .invalidEnvironment, .dueAndNoDue, .nothingToEdit, .invalidLimit, .argumentNotUTF8, .boardNeedsTerminal,
-            .boardDumbTerminal, .csvDelimiter, .csvHeaders, .importMember, .importMap:
+            .boardDumbTerminal, .csvDelimiter, .csvHeaders, .importMember, .importMap, .servePort, .serveAddress,
+            .serveNeedsInvites:
             return 64
         case .outputFailed: return 74
+        case .serveMissing: return 70
         }
     }
 
@@ -113,7 +115,8 @@ import Testing
         .invalidEnvironment("PM_NOW", "soon"), .dueAndNoDue, .nothingToEdit, .invalidLimit(0), .argumentNotUTF8(2),
         .outputFailed(full, done: .nothing), .outputFailed(full, done: .changedBoard),
         .outputFailed(full, done: .wroteFile("/out.csv")), .boardNeedsTerminal, .boardDumbTerminal("dumb"),
-        .csvDelimiter("|"), .csvHeaders("fr"), .importMember("ana"), .importMap("x"),
+        .csvDelimiter("|"), .csvHeaders("fr"), .importMember("ana"), .importMap("x"), .servePort(70_000),
+        .serveAddress("nope"), .serveNeedsInvites("10.0.0.1"), .serveMissing("/usr/bin/pm-serve"),
     ]
 
     /// The codes the README's "Exit codes" table lists.
@@ -179,10 +182,17 @@ import Testing
     @Test func everyCommandErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.commandErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.commandErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 12, "one sample of each of CLIError's cases: \(cases.sorted())")
+        #expect(cases.count == 16, "one sample of each of CLIError's cases: \(cases.sorted())")
     }
 
     /// An error pm does not know is a bug, said as one (70), never a trap.
+    /// `pm serve` that cannot listen (a port in use): said with the system's reason, 73.
+    @Test func aServerThatCannotListenSaysWhy() {
+        let error = ServeError.cannotListen(address: "127.0.0.1", port: 8080, reason: "Address already in use")
+        check(error, documented: 73)
+        #expect(said(error)[0].lines == ["Could not listen on 127.0.0.1 port 8080: Address already in use."])
+    }
+
     @Test func anUnknownErrorIsAnInternalError() {
         struct Surprise: Error {}
         check(Surprise(), documented: 70)

@@ -43,6 +43,8 @@ import Testing
             "terminal", "description", "dropbox", "nextcloud", "syncthing", "icalendar", "unique", "standard", "accents",
             "interruption", "ics", "l10n", "tables", "plural", "kanban", "copies", "shell", "argument", "notification",
             "service", "bash", "zsh", "fish", "script", "scripts", "annotations", "page", "web", "en", "tab",
+            // `pm serve`: a port and an IP address are named so in French; "machine" too.
+            "port", "ip", "machine",
             // Taskwarrior's command, typed as is (`task export`).
             "task",
         ]

@@ -92,6 +92,7 @@ struct HelpRenderer {
         "subcommands": .helpValueCommand, "name": .helpValueName, "mapping": .helpValueMapping, "file": .helpValueFile,
         "date": .helpValueDate,
         "shell": .helpValueShell, "member": .helpValueMember, "delimiter": .helpValueDelimiter, "headers": .helpValueHeaders,
+        "port": .helpValuePort, "address": .helpValueAddress,
     ]
 
     func optionLabel(_ argument: ArgumentModel) -> String {

@@ -51,6 +51,10 @@ enum ErrorReport {
         case .csvHeaders(let text): return ([l.string(.errorCsvHeaders, .text(TextSafety.escaped(text)))], .usage)
         case .importMember(let text): return ([l.string(.errorImportMember, .text(TextSafety.escaped(text)))], .usage)
         case .importMap(let text): return ([l.string(.errorImportMap, .text(TextSafety.escaped(text)))], .usage)
+        case .servePort(let port): return ([l.string(.errorServePort, .text(String(port)))], .usage)
+        case .serveAddress(let text): return ([l.string(.errorServeAddress, .text(TextSafety.escaped(text)))], .usage)
+        case .serveNeedsInvites(let text): return ([l.string(.errorServeNeedsInvites, .text(TextSafety.escaped(text)))], .usage)
+        case .serveMissing(let path): return ([l.string(.errorServeMissing, .text(TextSafety.escaped(path)))], .internalError)
         case .outputFailed(let call, let done):
             let why = MessageArgument.text(ErrorMessages.describe(call, l))
             switch done {
@@ -67,6 +71,7 @@ enum ErrorReport {
         switch error {
         case let error as PMError: return status(of: error)
         case let error as SessionError: return status(of: error)
+        case is ServeError: return .cannotCreate
         default: return .internalError
         }
     }

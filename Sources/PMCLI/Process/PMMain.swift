@@ -12,6 +12,10 @@ import PMViews
 /// The entry point: parses, runs, and turns every error into a localized
 /// message and a documented exit code. Nothing escapes as a trap.
 public enum PMMain {
+    /// The web board's server, where it is linked in (`pm-serve` sets it
+    /// before ``main()``); in pm itself `pm serve` starts `pm-serve`.
+    nonisolated(unsafe) public static var webServer: ((ServeLaunch) throws -> Void)?
+
     public static func main() -> Never {
         // pm list | head: a closed pipe ends output quietly instead of killing pm.
         signal(SIGPIPE, SIG_IGN)
@@ -218,7 +222,7 @@ public enum PMMain {
     /// `environ` at start-up (a preloaded library that calls `setenv` first,
     /// as libfaketime does, leaves it empty); else the kernel's copy, rather
     /// than running as if no argument had been given.
-    private static func commandLine() -> [[UInt8]] {
+    static func commandLine() -> [[UInt8]] {
         if let loaded = LoaderArguments.bytes { return loaded }
         if CommandLine.argc > 0 {
             return (0..<Int(CommandLine.argc)).map { position in

@@ -153,6 +153,14 @@ enum CLIError: Error {
     case importMember(String)
     /// `--map` not of the form `LIST=STATE`.
     case importMap(String)
+    /// `pm serve --port` outside 0–65535.
+    case servePort(Int)
+    /// `pm serve --listen` given what is not an IP address.
+    case serveAddress(String)
+    /// `pm serve --listen` on an address other machines reach.
+    case serveNeedsInvites(String)
+    /// `pm-serve` is not beside pm (at this path).
+    case serveMissing(String)
 }
 
 /// Where text goes: standard output (buffered, written at the end, every

@@ -135,6 +135,12 @@ extension BoardSession {
         public var canRedo = false
         /// The last change cannot be taken back whole (a colleague changed its task since).
         public var undoBlocked = false
+
+        public init(canUndo: Bool = false, canRedo: Bool = false, undoBlocked: Bool = false) {
+            self.canUndo = canUndo
+            self.canRedo = canRedo
+            self.undoBlocked = undoBlocked
+        }
     }
 
     /// What this user's undo and redo would do to `board`.

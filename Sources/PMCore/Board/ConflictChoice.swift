@@ -1,5 +1,3 @@
-import PMCore
-
 /// One value a field in conflict may take.
 public struct ConflictChoice: Equatable, Sendable {
     public var field: String

@@ -1,0 +1,99 @@
+/// Who may read and change the board through the server (DESIGN.md §16):
+/// the one-time token `pm serve` prints is exchanged once for a cookie that
+/// names a visitor; every request must name the address served (`Host`,
+/// against DNS rebinding); every write must come from the page itself
+/// (`Origin`) and carry the visitor's CSRF token.
+struct WebAccess {
+    /// One browser let in: the person it acts as, and its CSRF token.
+    struct Visitor {
+        var person: String
+        var csrf: String
+    }
+
+    /// The token in the printed URL, until it is used.
+    private(set) var entryToken: String?
+    private var visitors: [String: Visitor] = [:]
+    /// The `Host` values that name this server.
+    private(set) var hosts: Set<String> = []
+    /// The cookie's name: per port, since browsers share cookies between a host's ports.
+    private(set) var cookieName = "pm"
+
+    init() {
+        entryToken = Self.randomToken()
+    }
+
+    /// Starts accepting `Host` values for `address` (an IP literal) and `port`.
+    mutating func serve(address: String, port: Int) {
+        let host = address.contains(":") ? "[" + address + "]" : address
+        hosts = [host + ":" + String(port)]
+        if address.hasPrefix("127.") || address == "::1" { hosts.insert("localhost:" + String(port)) }
+        cookieName = "pm_" + String(port)
+    }
+
+    /// Whether the request names this server (exactly; a port is required).
+    func hostAllowed(_ host: String?) -> Bool {
+        guard let host else { return false }
+        return hosts.contains(host.lowercased())
+    }
+
+    /// Whether a write comes from this server's own page: its `Origin` is
+    /// `http://` and the host it was sent to, and the browser does not say
+    /// it came from elsewhere.
+    func sameOrigin(_ request: WebRequest) -> Bool {
+        guard let origin = request.headers["origin"], let host = request.headers["host"], hostAllowed(host) else {
+            return false
+        }
+        if let site = request.headers["sec-fetch-site"], site != "same-origin" { return false }
+        return origin.lowercased() == "http://" + host.lowercased()
+    }
+
+    /// The visitor the request's cookie names.
+    func visitor(_ request: WebRequest) -> Visitor? {
+        guard let key = request.cookies[cookieName] else { return nil }
+        return visitors[key]
+    }
+
+    /// Spends the entry token, if `token` is it: the new visitor's cookie value.
+    mutating func enter(with token: String?, as person: String) -> String? {
+        guard let token, let expected = entryToken, Self.same(token, expected) else { return nil }
+        entryToken = nil
+        let key = Self.randomToken()
+        visitors[key] = Visitor(person: person, csrf: Self.randomToken())
+        return key
+    }
+
+    /// Whether `given` is the visitor's CSRF token.
+    func csrfMatches(_ given: String?, for visitor: Visitor) -> Bool {
+        guard let given else { return false }
+        return Self.same(given, visitor.csrf)
+    }
+
+    /// The cookie that lets the visitor in: HttpOnly (no script reads it),
+    /// SameSite=Strict (no other site's page sends it).
+    func cookie(_ key: String) -> String {
+        cookieName + "=" + key + "; Path=/; HttpOnly; SameSite=Strict"
+    }
+
+    /// 32 random bytes in hex.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        for _ in 0..<32 {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Compares two tokens in time that does not depend on where they differ.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,93 @@
+import PMCore
+import PMKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The board as the server last read it, and the open pages to tell when
+/// it changes. A change from anywhere (a command, `pm board`, another
+/// browser, a sync) changes the board's file or its log; the server looks
+/// at both five times a second, rereads the board once, and tells every
+/// open page, which asks for its part again.
+final class LiveBoard {
+    private let session: BoardSession
+    private let paths: [String]
+    private var seen: [FileStamp?] = []
+    private var board: Board?
+    private var sinks: [Int: EventSink] = [:]
+    private var nextSink = 0
+    /// Bumped at each change seen: the pages' event ids.
+    private(set) var version = 0
+
+    init(session: BoardSession) {
+        self.session = session
+        let path = session.environment.boardPath
+        paths = [path, EventLogFile(boardPath: path).path]
+        seen = paths.map(FileStamp.init)
+    }
+
+    /// The board now (read again only when its files changed).
+    func current() throws -> Board {
+        let stamps = paths.map(FileStamp.init)
+        if let board, stamps == seen { return board }
+        let read = try session.loadBoard()
+        if stamps != seen { version += 1 }
+        seen = stamps
+        board = read
+        return read
+    }
+
+    /// Looks at the files; tells every page when they changed.
+    func poll() {
+        let stamps = paths.map(FileStamp.init)
+        guard stamps != seen else { return }
+        seen = stamps
+        board = nil
+        version += 1
+        for sink in sinks.values { sink.send("event: change\nid: \(version)\ndata: \(version)\n\n") }
+    }
+
+    /// Forgets what was read (after a change made here: read again next time).
+    func changed() { poll() }
+
+    /// Adds a page's event stream; returns its key for ``remove(_:)``.
+    func add(_ sink: EventSink) -> Int {
+        nextSink += 1
+        sinks[nextSink] = sink
+        sink.send("retry: 1000\n\n")
+        return nextSink
+    }
+
+    func remove(_ key: Int) { sinks[key] = nil }
+
+    /// Keeps idle streams open through proxies, and finds the closed ones.
+    func heartbeat() {
+        for sink in sinks.values { sink.send(": \n\n") }
+    }
+
+    /// Closes every page's stream (the server stops).
+    func closeAll() {
+        for sink in sinks.values { sink.close() }
+        sinks = [:]
+    }
+
+    var openStreams: Int { sinks.count }
+}
+
+/// What tells that a file changed: its inode, size and change time.
+struct FileStamp: Equatable {
+    var inode: UInt64
+    var size: Int64
+    var seconds: Int
+    var nanoseconds: Int
+
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        seconds = info.st_ctim.tv_sec
+        nanoseconds = info.st_ctim.tv_nsec
+    }
+}

@@ -1,0 +1,132 @@
+import PMCore
+import PMICU
+import PMKit
+import PMLocalization
+import PMViews
+
+/// A card, and the dialogs the script opens.
+extension BoardPage {
+    func card(_ task: BoardTask) -> String {
+        let late = task.isOverdue(today: today)
+        let id = HTML.text(task.id.description)
+        // Shown: controls and bidi overrides made visible, as the terminal does.
+        let shown = TextSafety.escaped(task.title)
+        let title = HTML.text(task.title)
+        var classes = "card"
+        if late { classes += " overdue" }
+        if !task.conflicts.isEmpty { classes += " conflict" }
+        var html = "<li class=\"\(classes)\" id=\"card-\(id)\" data-id=\"\(id)\" data-title=\"\(title)\""
+        html += " data-body=\"\(HTML.text(task.body))\" data-due=\"\(task.due?.description ?? "")\""
+        html += " data-assignees=\"\(HTML.text(task.assignees.joined(separator: ", ")))\""
+        html += view.readOnly ? " data-read-only=\"1\">" : "><span class=\"grip\" aria-hidden=\"true\">⠿</span>"
+        html += "<h3 id=\"title-\(id)\">\(HTML.text(shown))"
+        if view.news.contains(task.id) { html += "<span class=\"new\">\(HTML.text(l.string(.webNew)))</span>" }
+        html += "</h3>\n"
+        if let due = task.due {
+            let key: L10nKey = late ? .htmlOverdue : due == today ? .htmlDueToday : .htmlDue
+            let text = l.string(key, .text(reader.style.date(due)))
+            html +=
+                "<p class=\"due\(due == today ? " today" : "")\"><time datetime=\"\(due.description)\">\(HTML.text(text))</time></p>\n"
+        }
+        if !task.assignees.isEmpty {
+            let names = Assignees.sorted(task.assignees).map { "@" + TextSafety.escaped($0) }.joined(separator: " ")
+            html += "<p class=\"who\">\(HTML.text(l.string(.htmlAssigned, .text(names))))</p>\n"
+        }
+        html += conflicts(task)
+        if !task.body.isEmpty {
+            html += "<p class=\"body\">\(HTML.text(TextSafety.escaped(task.body, keepNewlines: true)))</p>\n"
+        }
+        if !view.readOnly { html += actions(task) }
+        return html + "</li>\n"
+    }
+
+    /// Each field in conflict with every value, and a button to keep each
+    /// (the one shown now first, as the terminal's board lists them).
+    private func conflicts(_ task: BoardTask) -> String {
+        var html = ""
+        let choices = ConflictChoice.all(of: task)
+        for field in task.conflicts.keys.sorted() {
+            let label = FieldNames.label(field, l)
+            html +=
+                "<div class=\"conflicted\"><p>\(HTML.text(l.string(.boardConflictTitle, .text(TextSafety.escaped(task.title)))))"
+            html += " (\(HTML.text(label)))</p>"
+            if view.readOnly {
+                let values = choices.filter { $0.field == field }.map {
+                    FieldNames.value($0.value, of: field, localizer: l, style: reader.style)
+                }
+                html += "<p>\(HTML.text(values.joined(separator: " · ")))</p></div>\n"
+                continue
+            }
+            for (index, choice) in choices.enumerated() where choice.field == field {
+                var shown = FieldNames.value(choice.value, of: field, localizer: l, style: reader.style)
+                if choice.shown { shown = l.string(.boardConflictShown, .text(shown)) }
+                html += "<button type=\"button\" data-action=\"resolve\" data-id=\"\(HTML.text(task.id.description))\""
+                html += " data-field=\"\(HTML.text(field))\" data-choice=\"\(index)\">"
+                html += HTML.text(l.string(.webKeep, .text(shown))) + "</button>"
+            }
+            html += "</div>\n"
+        }
+        return html
+    }
+
+    private func actions(_ task: BoardTask) -> String {
+        let id = HTML.text(task.id.description)
+        let title = MessageArgument.text(TextSafety.escaped(task.title))
+        var html = "<div class=\"actions\">"
+        html += "<label class=\"sr-only\" for=\"move-\(id)\">\(HTML.text(l.string(.webMoveLabel, title)))</label>"
+        html += "<select id=\"move-\(id)\" data-move=\"\(id)\"><option value=\"\">\(HTML.text(l.string(.webMoveTo)))</option>"
+        for state in TaskState.allCases where state != task.state {
+            html += "<option value=\"\(state.rawValue)\">\(HTML.text(l.string(StateNames.key(state))))</option>"
+        }
+        html += "</select>"
+        html += "<button type=\"button\" id=\"edit-\(id)\" data-action=\"edit\" data-id=\"\(id)\""
+        html += " aria-label=\"\(HTML.text(l.string(.webEditLabel, title)))\">\(HTML.text(l.string(.webEdit)))</button>"
+        html += "<button type=\"button\" id=\"delete-\(id)\" data-action=\"delete\" data-id=\"\(id)\""
+        html += " data-question=\"\(HTML.text(l.string(.webConfirmDelete, title)))\""
+        html += " aria-label=\"\(HTML.text(l.string(.webDeleteLabel, title)))\">\(HTML.text(l.string(.webDelete)))</button>"
+        return html + "</div>\n"
+    }
+
+    /// The delete question and the edit form, opened by the script.
+    func dialogs() -> String {
+        """
+        <dialog id="confirm" aria-labelledby="confirm-question"><form method="dialog">
+        <p class="question" id="confirm-question"></p>
+        <div class="buttons"><button value="no">\(HTML.text(l.string(.boardNo)))</button>
+        <button value="yes" class="primary">\(HTML.text(l.string(.boardYes)))</button></div>
+        </form></dialog>
+        <dialog id="edit" aria-labelledby="edit-heading"><form method="dialog">
+        <h2 id="edit-heading">\(HTML.text(l.string(.webEditTitle)))</h2>
+        <input type="hidden" name="id">
+        <label>\(HTML.text(l.string(.boardFormTitle))) <input name="title" required maxlength="500"></label>
+        <label>\(HTML.text(l.string(.boardFormBody))) <textarea name="body" rows="4"></textarea></label>
+        <label>\(HTML.text(l.string(.boardFormDue))) <input name="due" type="date"></label>
+        <label>\(HTML.text(l.string(.boardFormAssignees))) <input name="assignees" aria-describedby="assignees-hint"></label>
+        <p id="assignees-hint" class="why">\(HTML.text(l.string(.webAssigneesHint)))</p>
+        <div class="buttons"><button value="cancel" formnovalidate>\(HTML.text(l.string(.webCancel)))</button>
+        <button value="save" class="primary">\(HTML.text(l.string(.webSave)))</button></div>
+        </form></dialog>
+
+        """
+    }
+}
+
+/// Text made safe for HTML.
+enum HTML {
+    /// Text as character data or an attribute value: nothing in it is markup.
+    static func text(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,205 @@
+"""pm serve, attacked through a real HTTP client (DESIGN.md §16, issue 46).
+
+Usage: serve_security.py PM HOME BOARD. Starts `pm serve --port 0`, reads the
+URL it prints, and tries what a hostile page, a hostile local program and a
+careless client would. Every refusal must leave the board as it was. Prints
+one line per check and `ALL OK` at the end; exits 1 at the first failure.
+"""
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+PM, HOME, BOARD = sys.argv[1:4]
+ENV = {"HOME": HOME, "PM_BOARD": BOARD, "PATH": "/usr/bin:/bin", "LANG": "en_US.UTF-8", "TZ": "UTC", "PM_USER": "ji-woo"}
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print("ok: " + message)
+
+
+def tasks():
+    out = subprocess.run([PM, "list", "--json"], env=ENV, capture_output=True, text=True, timeout=30)
+    if out.returncode != 0:
+        fail("pm list --json: " + out.stderr)
+    return json.loads(out.stdout)
+
+
+server = subprocess.Popen([PM, "serve", "--port", "0"], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+line = server.stdout.readline()
+match = re.search(r"http://(127\.0\.0\.1):(\d+)/\?token=([0-9a-f]{64})", line)
+if not match:
+    server.kill()
+    fail("pm serve printed no URL with a token: %r %r" % (line, server.stderr.read()))
+HOST, PORT, TOKEN = match.group(1), int(match.group(2)), match.group(3)
+HOSTPORT = "%s:%d" % (HOST, PORT)
+ORIGIN = "http://" + HOSTPORT
+
+
+def request(method, path, headers=None, body=None):
+    connection = http.client.HTTPConnection(HOST, PORT, timeout=20)
+    all_headers = {"Host": HOSTPORT}
+    all_headers.update(headers or {})
+    connection.request(method, path, body=body, headers=all_headers)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+
+
+try:
+    before = len(tasks())
+    status, _, body = request("GET", "/")
+    check(status == 403, "no token: 403 (%d)" % status)
+    check(b"pm serve" in body, "no token: the page says where the link comes from")
+    status, _, _ = request("GET", "/?token=" + "0" * 64)
+    check(status == 403, "a wrong token: 403 (%d)" % status)
+    status, _, _ = request("GET", "/?token=" + TOKEN, {"Host": "evil.example:%d" % PORT})
+    check(status == 403, "a wrong Host (DNS rebinding): 403 (%d)" % status)
+    status, _, _ = request("GET", "/?token=" + TOKEN, {"Host": "127.0.0.1"})
+    check(status == 403, "a Host without the port: 403 (%d)" % status)
+    status, headers, _ = request("GET", "/?token=" + TOKEN)
+    check(status == 303 and headers.get("location") == "/", "the token is exchanged, and leaves the address bar (%d)" % status)
+    cookie = headers.get("set-cookie", "")
+    check("HttpOnly" in cookie and "SameSite=Strict" in cookie, "the cookie is HttpOnly and SameSite=Strict: " + cookie)
+    session = cookie.split(";")[0]
+    status, _, _ = request("GET", "/?token=" + TOKEN)
+    check(status == 403, "the token works once (%d)" % status)
+    status, headers, page = request("GET", "/", {"Cookie": session})
+    check(status == 200, "the cookie opens the board (%d)" % status)
+    csp = headers.get("content-security-policy", "")
+    check("script-src 'self'" in csp and "unsafe-inline" not in csp and "default-src 'none'" in csp, "a strict CSP: " + csp)
+    check("access-control-allow-origin" not in headers, "no CORS header")
+    check(b"<script>" not in page and b"onclick" not in page, "no inline script in the page")
+    csrf = re.search(rb'name="pm-csrf" content="([0-9a-f]{64})"', page)
+    check(csrf is not None, "the page carries its CSRF token")
+    csrf = csrf.group(1).decode()
+    form = "title=Hello"
+    good = {"Cookie": session, "Origin": ORIGIN, "X-PM-CSRF": csrf, "Content-Type": "application/x-www-form-urlencoded"}
+    for name, headers in [
+        ("no Origin", {k: v for k, v in good.items() if k != "Origin"}),
+        ("a cross-origin POST", dict(good, Origin="http://evil.example")),
+        ("an Origin on another port", dict(good, Origin="http://127.0.0.1:1")),
+        ("a missing CSRF token", {k: v for k, v in good.items() if k != "X-PM-CSRF"}),
+        ("a wrong CSRF token", dict(good, **{"X-PM-CSRF": "0" * 64})),
+        ("no cookie", {k: v for k, v in good.items() if k != "Cookie"}),
+        ("Sec-Fetch-Site cross-site", dict(good, **{"Sec-Fetch-Site": "cross-site"})),
+    ]:
+        status, _, _ = request("POST", "/api/add", headers, form)
+        check(status == 403, "%s: 403 (%d)" % (name, status))
+    check(len(tasks()) == before, "nothing refused changed the board")
+    status, headers, _ = request("OPTIONS", "/api/add", {"Cookie": session, "Origin": "http://evil.example"})
+    check(status in (403, 404, 405) and "access-control-allow-origin" not in headers, "a CORS preflight gets no permission (%d)" % status)
+
+    payloads = [
+        "<script>document.title='PWNED'</script>",
+        "<img src=x onerror=alert(1)>",
+        "\"><svg onload=alert(1)>",
+        "';alert(1);//",
+        "</textarea><script>alert(1)</script>",
+    ]
+    for payload in payloads:
+        body = "title=" + "".join("%%%02X" % b for b in payload.encode())
+        status, _, answer = request("POST", "/api/add", good, body)
+        check(status == 200, "an XSS title is stored as text (%d)" % status)
+        parts = json.loads(answer)
+        check(payload not in parts["board"] and payload not in parts["bar"], "the board's HTML holds it only escaped")
+    status, _, page = request("GET", "/", {"Cookie": session})
+    for payload in payloads:
+        check(payload.encode() not in page, "the page never holds %r raw" % payload)
+    check(b"&lt;script&gt;" in page, "the page shows it as text")
+    check(len(tasks()) == before + len(payloads), "each accepted add is on the board")
+
+    count = len(tasks())
+    # A 100 MB body: refused without reading it all.
+    sock = socket.create_connection((HOST, PORT), timeout=20)
+    head = "POST /api/add HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\nOrigin: %s\r\nX-PM-CSRF: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n" % (
+        HOSTPORT, session, ORIGIN, csrf, 100 * 1024 * 1024)
+    sock.sendall(head.encode())
+    answer = b""
+    try:
+        chunk = b"title=" + b"x" * (1024 * 1024)
+        for _ in range(100):
+            sock.sendall(chunk)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                break
+            answer += data
+    except (ConnectionResetError, socket.timeout):
+        pass
+    sock.close()
+    check(answer.startswith(b"HTTP/1.1 413"), "a 100 MB body: 413 (%r)" % answer[:40])
+    check(len(tasks()) == count, "the 100 MB body changed nothing")
+
+    sock = socket.create_connection((HOST, PORT), timeout=20)
+    lines = "".join("X-H%d: v\r\n" % i for i in range(10000))
+    try:
+        sock.sendall(("GET / HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\n%s\r\n" % (HOSTPORT, session, lines)).encode())
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    try:
+        answer = sock.recv(65536)
+    except ConnectionResetError:
+        answer = b""
+    sock.close()
+    check(answer.startswith(b"HTTP/1.1 4") or answer == b"", "10,000 headers: refused (%r)" % answer[:40])
+    status, _, _ = request("GET", "/", {"Cookie": session})
+    check(status == 200, "the server still answers after them")
+
+    for path in ["/static/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2fetc%2fpasswd",
+                 "/..\\..\\etc\\passwd", "/static/%252e%252e/app.js", "//etc/passwd", "/static/app.js/../../../etc/passwd"]:
+        status, _, body = request("GET", path, {"Cookie": session})
+        check(status == 404 and b"root:" not in body, "%s: 404 (%d)" % (path, status))
+
+    # A slow client: a request begun and never finished is cut off.
+    sock = socket.create_connection((HOST, PORT), timeout=30)
+    sock.sendall(("GET / HTTP/1.1\r\nHost: %s\r\n" % HOSTPORT).encode())
+    started = time.monotonic()
+    closed = False
+    try:
+        while time.monotonic() - started < 25:
+            sock.sendall(b"X-Slow: 1\r\n")
+            time.sleep(1)
+            sock.settimeout(0.01)
+            try:
+                if sock.recv(65536) == b"":
+                    closed = True
+                    break
+            except socket.timeout:
+                pass
+            except ConnectionResetError:
+                closed = True
+                break
+    except (BrokenPipeError, ConnectionResetError):
+        closed = True
+    sock.close()
+    check(closed, "a slow client is cut off (after %.0f s)" % (time.monotonic() - started))
+    status, _, _ = request("GET", "/", {"Cookie": session})
+    check(status == 200, "and the server still answers")
+    check(len(tasks()) == count, "nothing of all that changed the board")
+finally:
+    server.send_signal(signal.SIGTERM)
+    try:
+        out, err = server.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        fail("pm serve did not stop on SIGTERM")
+check(server.returncode == 0, "SIGTERM stops it cleanly (exit %s; %s)" % (server.returncode, err.strip()))
+check("Stopped" in out, "and it says so: " + out.strip())
+print("ALL OK")
