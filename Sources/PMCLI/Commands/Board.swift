@@ -199,12 +199,8 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     /// The cards others changed since the reader last ran `pm news` (none
     /// before a first look): only what arrived since is read.
     func changedByOthers() -> Set<TaskID> {
-        guard let board = loaded, let mark = try? NewsMark.load(session.newsMarkPath(boardID: board)),
-            let news = try? session.store().eventLog().news(
-                since: mark, mine: session.ownReplicas, newest: 0, current: NewsMark(events: 0, length: 0)),
-            news.sinceMark
-        else { return [] }
-        return Set(news.events.map(\.task))
+        guard let board = loadedBoard else { return [] }
+        return session.changedByOthers(on: board)
     }
 
     func status() -> BoardStatus {

@@ -58,3 +58,22 @@ extension BoardSession {
         try store().recentHistory(limit: limit, task: task)
     }
 }
+
+/// What others changed, for a front end's marks (DESIGN.md §13).
+extension BoardSession {
+    /// The cards others changed since the reader last looked (`pm news`);
+    /// none before a first look. Reads only what arrived since.
+    public func changedByOthers(on board: Board) -> Set<TaskID> {
+        guard let mark = try? NewsMark.load(newsMarkPath(boardID: board.id)),
+            let news = try? store().eventLog().news(
+                since: mark, mine: ownReplicas, newest: 0, current: NewsMark(events: 0, length: 0)),
+            news.sinceMark
+        else { return [] }
+        return Set(news.events.map(\.task))
+    }
+
+    /// Marks everything on `board` as seen, as `pm news` does once it has shown it.
+    public func markNewsSeen(on board: Board) throws {
+        try NewsMark(events: board.log.events, length: board.log.length).save(newsMarkPath(boardID: board.id))
+    }
+}

@@ -39,17 +39,19 @@ final class LiveBoard {
     }
 
     /// Looks at the files; tells every page when they changed.
-    func poll() {
+    func poll() { changed() }
+
+    /// Tells every page that the board changed: when its files did, or
+    /// always (`force`: what the page shows besides the board, such as the
+    /// sync's state, changed).
+    func changed(force: Bool = false) {
         let stamps = paths.map(FileStamp.init)
-        guard stamps != seen else { return }
+        guard force || stamps != seen else { return }
+        if stamps != seen { board = nil }
         seen = stamps
-        board = nil
         version += 1
         for sink in sinks.values { sink.send("event: change\nid: \(version)\ndata: \(version)\n\n") }
     }
-
-    /// Forgets what was read (after a change made here: read again next time).
-    func changed() { poll() }
 
     /// Adds a page's event stream; returns its key for ``remove(_:)``.
     func add(_ sink: EventSink) -> Int {

@@ -20,7 +20,7 @@ extension BoardPage {
         html += " data-assignees=\"\(HTML.text(task.assignees.joined(separator: ", ")))\""
         html += view.readOnly ? " data-read-only=\"1\">" : "><span class=\"grip\" aria-hidden=\"true\">⠿</span>"
         html += "<h3 id=\"title-\(id)\">\(HTML.text(shown))"
-        if view.news.contains(task.id) { html += "<span class=\"new\">\(HTML.text(l.string(.webNew)))</span>" }
+        if view.changed.contains(task.id) { html += "<span class=\"new\">\(HTML.text(l.string(.webNew)))</span>" }
         html += "</h3>\n"
         if let due = task.due {
             let key: L10nKey = late ? .htmlOverdue : due == today ? .htmlDueToday : .htmlDue

@@ -14,13 +14,26 @@ struct BoardPage {
         var csrf = ""
         var undo = BoardSession.UndoAvailability()
         /// Tasks changed by others since the reader last looked.
-        var news: Set<TaskID> = []
+        var changed: Set<TaskID> = []
+        /// Tasks whose deadline reminder is due now (their day, from `PM_REMIND_AT`).
+        var reminders: Set<TaskID> = []
+        /// Where the board syncs (nil: it does not).
+        var sync: SyncView?
+        /// The newest changes, said as `pm history` says them.
+        var history: [HistoryLine] = []
         /// The filters' values, echoed into their fields.
         var text = ""
         var mine = false
         var overdue = false
         /// Cards shown per column before "N more".
         var pageSize = 100
+    }
+
+    /// One change in the history panel.
+    struct HistoryLine {
+        var when: String
+        var who: String
+        var what: String
     }
 
     let reader: WebReader
@@ -60,20 +73,21 @@ struct BoardPage {
         }
         html += filterForm()
         html += "<p id=\"status\" role=\"status\" aria-live=\"polite\">\(HTML.text(message))</p>\n"
-        html += "<div id=\"board\" class=\"board\">\(columns(tasks))</div>\n</main>\n"
+        html += "<div id=\"board\" class=\"board\">\(columns(tasks))</div>\n"
+        html += "<div id=\"history\">\(historyPart())</div>\n</main>\n"
         html += dialogs()
         return html + "</body>\n</html>\n"
     }
 
     /// The undo, redo (greyed out, saying why) and their reasons.
     func bar() -> String {
-        guard !view.readOnly else { return "" }
+        guard !view.readOnly else { return syncPart() + newsPart() }
         let undoWhy: L10nKey? =
             !view.undo.canUndo ? .boardNoticeNothingToUndo : view.undo.undoBlocked ? .boardNoticeUndoBlocked : nil
         let redoWhy: L10nKey? = view.undo.canRedo ? nil : .boardNoticeNothingToRedo
         var html = button("undo", l.string(.webUndo), disabledBecause: undoWhy)
         html += button("redo", l.string(.webRedo), disabledBecause: redoWhy)
-        return html
+        return html + syncPart() + newsPart()
     }
 
     private func button(_ action: String, _ label: String, disabledBecause why: L10nKey?) -> String {

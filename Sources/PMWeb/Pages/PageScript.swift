@@ -40,6 +40,12 @@ enum PageScript {
             const keep = active && active.id ? active.id : null;
             if (parts.board !== undefined) board.innerHTML = parts.board;
             if (parts.bar !== undefined) bar.innerHTML = parts.bar;
+            if (parts.history !== undefined) {
+              // The panel stays open or closed as the reader left it.
+              const open = document.getElementById("history-panel").open;
+              document.getElementById("history").innerHTML = parts.history;
+              document.getElementById("history-panel").open = open;
+            }
             if (keep) {
               const again = document.getElementById(keep);
               if (again && again !== document.activeElement) again.focus();

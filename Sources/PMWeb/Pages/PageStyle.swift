@@ -46,7 +46,8 @@ enum PageStyle {
         @media (prefers-color-scheme:dark){.new{color:#111}}
         .card.overdue{border-left-color:var(--late)}
         .card.overdue .due{color:var(--late);font-weight:bold}
-        .due.today{font-weight:bold}
+        .due.reminded{font-weight:bold;color:var(--ink)}
+        .news{font-weight:bold}
         .card.conflict{border-left-color:var(--warn)}
         .conflicted{color:var(--warn)}
         .conflicted button{margin:.25rem .25rem 0 0;min-height:2rem;font-size:.85rem}

@@ -27,7 +27,7 @@ extension WebApp {
         if let message { json.append(("message", message)) }
         do {
             let (page, tasks) = try render(fields, reader, visitor)
-            json += [("board", page.columns(tasks)), ("bar", page.bar())]
+            json += [("board", page.columns(tasks)), ("bar", page.bar()), ("history", page.historyPart())]
         } catch {
             json = [("message", describe(error, reader))]
             return WebResponse(status: 500, contentType: "application/json", body: Array(JSONText.object(json).utf8))
@@ -44,6 +44,13 @@ extension WebApp {
         let today = reader.today(session.environment.now())
         var view = BoardPage.View(readOnly: launch.readOnly, csrf: visitor.csrf)
         view.undo = launch.readOnly ? .init() : session.undoAvailability(on: board)
+        view.changed = session.changedByOthers(on: board)
+        view.reminders = Set(
+            session.settings.reminders.due(
+                session.remindable(board.tasks), now: session.environment.now(), zone: reader.zone
+            ).map(\.id))
+        view.sync = syncView(session, reader)
+        view.history = historyLines(session, reader, person: visitor.person)
         view.text = String((fields["q"] ?? "").prefix(200))
         view.mine = fields["mine"] == "1"
         view.overdue = fields["overdue"] == "1"
@@ -113,6 +120,10 @@ extension WebApp {
         case "undo": return sentences.reverted(try session.undo(), redo: false)
         case "redo": return sentences.reverted(try session.redo(), redo: true)
         case "resolve": return try resolve(fields, sentences, session)
+        case "sync": return try startSync(session, reader)
+        case "seen":
+            try session.markNewsSeen(on: try live.current())
+            return ""
         default: throw WebRefusal.unknownAction
         }
     }

@@ -15,6 +15,8 @@ final class WebApp: WebResponder, @unchecked Sendable {
     let readers: WebReaders
     let live: LiveBoard
     private var timers: [DispatchSourceTimer] = []
+    /// A sync is under way (one at a time).
+    var syncing = false
     private var port = 0
 
     /// Headers on every answer: nothing from elsewhere runs, frames, or learns the URL.

@@ -117,6 +117,7 @@ pm(["add", "--", "<img src=x onerror=\"document.body.dataset.pwned=1\">"])
 budget = pm(["add", "Budget"])
 pm(["sync"])
 pm(["sync"] + COLLEAGUE, THEM)
+pm(["news"])  # the reader has looked once: from now on, others' changes are marked new
 
 server = subprocess.Popen([PM, "serve", "--port", "0"], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 url = re.search(r"http://\S+token=[0-9a-f]{64}", server.stdout.readline())
@@ -202,6 +203,20 @@ try:
     pm(["add", "From the terminal"], THEM)
     wait(lambda: card("From the terminal") is not None, "a card added by pm add, live", 5)
     check(driver.execute_script("return window.pmMarker") == 1, "without a reload")
+    check(card("From the terminal").find_elements(By.CSS_SELECTOR, ".new"), "a colleague's card is marked new")
+    check(driver.find_elements(By.ID, "seen"), "and the bar offers to mark it seen")
+    driver.find_element(By.ID, "seen").click()
+    wait(lambda: not driver.find_elements(By.CSS_SELECTOR, ".card .new"), "the marks gone once seen")
+
+    # The history, as pm history says it.
+    driver.find_element(By.CSS_SELECTOR, "#history-panel summary").click()
+    lines = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#history-panel li")]
+    check(any(title in line for line in lines), "the history names the card added: %s" % lines[:3])
+
+    # Sync from the page: it says it started, and the link ends online.
+    driver.find_element(By.ID, "sync").click()
+    wait(lambda: driver.find_element(By.ID, "status").text == table("web.syncing"), "the page says the sync started")
+    wait(lambda: driver.find_element(By.CSS_SELECTOR, ".sync.online"), "the sync done, online", 20)
 
     # A conflict: two people renamed Budget at once; the reader keeps one.
     pm(["edit", budget, "--title", "Budget 2027"])
