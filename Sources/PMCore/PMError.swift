@@ -34,6 +34,8 @@ public enum SavedFile: Equatable, Sendable {
     /// Where the user last looked at what others changed (`pm news`): the
     /// news were shown, and may be shown again.
     case newsMark
+    /// The personal links to the web board (`pm serve invite`): the link was not made, or not revoked.
+    case invites
 }
 
 /// Who holds a board's lock, as far as pm can tell.

@@ -157,11 +157,14 @@ package enum ErrorMessages {
                 case .reminderLog: .errorReminderLogCorrupt
                 case .syncState: .errorSyncStateCorruptAt
                 case .newsMark: .errorNewsMarkCorruptAt
+                case .invites: .errorInvitesCorruptAt
                 default: .errorStateCorruptAt
                 }
             return [l.string(key, safe(path), .number(line), .number(column), .text(describe(reason, l)))]
         case .stateCorrupt(let path, _, _, _, let file):
-            return [l.string(file == .newsMark ? .errorNewsMarkCorrupt : .errorStateCorrupt, safe(path))]
+            let key: L10nKey =
+                file == .newsMark ? .errorNewsMarkCorrupt : file == .invites ? .errorInvitesCorrupt : .errorStateCorrupt
+            return [l.string(key, safe(path))]
         case .importRefused(let path, let line?, let column?, let problem):
             let why = MessageArgument.text(describe(problem, l))
             return [l.string(.errorImportRefusedAt, safe(path), .number(line), .number(column), why)]
@@ -199,6 +202,7 @@ package enum ErrorMessages {
             case .output: key = .errorCannotWrite
             case .syncState: key = .errorCannotSaveSync
             case .newsMark: key = .errorCannotSaveNews
+            case .invites: key = .errorCannotSaveInvites
             }
             return [l.string(key, safe(path), .text(describe(call, l)))]
         case .concurrentModification: return [l.string(.errorLockedUnknown)]

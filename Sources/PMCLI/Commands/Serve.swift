@@ -8,14 +8,24 @@ import PMLocalization
     import Glibc
 #endif
 
-/// `pm serve [--port N] [--listen ADDR] [--read-only]`: the board in a
+/// `pm serve [start] [--port N] [--listen ADDR] [--read-only]`, `pm serve
+/// invite NAME`, `pm serve revoke NAME`, `pm serve invites`: the board in a
 /// browser (DESIGN.md §16). The server is its own executable, `pm-serve`,
 /// installed beside pm (pm's other commands carry no HTTP server): `pm
 /// serve` checks what it was given, then becomes `pm-serve`, which is pm
 /// with the server linked in and parses the same command line again.
-struct Serve: PMCommand {
+struct Serve: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "serve", abstract: help(.helpCommandServe))
+        CommandConfiguration(
+            commandName: "serve", abstract: help(.helpCommandServe),
+            subcommands: [ServeStart.self, ServeInvite.self, ServeRevoke.self, ServeInvites.self],
+            defaultSubcommand: ServeStart.self)
+    }
+}
+
+struct ServeStart: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "start", abstract: help(.helpCommandServeStart))
     }
 
     @Option(name: .long, help: ArgumentHelp(help(.helpServePort), valueName: "port"))
@@ -29,19 +39,88 @@ struct Serve: PMCommand {
     func run(in context: ProcessContext) throws {
         guard (0...65_535).contains(port) else { throw CLIError.servePort(port) }
         let address = try ServeAddress(listen)
-        // A LAN address serves people who are not the one at this terminal:
-        // only with personal links (DESIGN.md §16), which come next.
-        guard address.isLoopback else { throw CLIError.serveNeedsInvites(listen) }
+        // Other machines only get in with a personal link (DESIGN.md §16).
+        if !address.isLoopback, try context.session.inviteStore().load().invites.isEmpty {
+            throw CLIError.serveNeedsInvites(listen)
+        }
         guard let server = PMMain.webServer else { return try ServeExecutable.become() }
+        let l = context.localizer
         let launch = ServeLaunch(
             session: context.session, port: port, address: address.text, readOnly: readOnly,
+            syncIntervalMilliseconds: try context.syncInterval(),
             listening: { url in
-                context.output.line(context.localizer.string(.serveListening, .text(url)))
-                context.output.line(context.localizer.string(.serveHowToStop))
+                context.output.line(l.string(.serveListening, .text(url)))
+                context.output.line(l.string(.serveHowToStop))
+                // Beyond this machine, without TLS: said, every time.
+                if !address.isLoopback { context.output.line(l.string(.serveClearText)) }
                 try? context.output.flush()
             })
         try server(launch)
-        context.output.line(context.localizer.string(.serveStopped))
+        context.output.line(l.string(.serveStopped))
+    }
+}
+
+/// `pm serve invite NAME`: a personal link for one person.
+struct ServeInvite: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "invite", abstract: help(.helpCommandServeInvite))
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpServeName), valueName: "name")) var name: String
+    @Option(name: .long, help: ArgumentHelp(help(.helpServeInviteListen), valueName: "address"))
+    var listen: String?
+    @Option(name: .long, help: ArgumentHelp(help(.helpServeInvitePort), valueName: "port"))
+    var port: Int?
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let host: String
+        if let listen, let port {
+            guard (1...65_535).contains(port) else { throw CLIError.servePort(port) }
+            host = ServeAddress.host(try ServeAddress(listen).text, port: port)
+        } else if let known = try context.session.inviteStore().load().address {
+            host = known
+        } else {
+            throw CLIError.serveInviteAddress
+        }
+        let (person, token) = try context.session.invite(name)
+        let l = context.localizer
+        context.output.line(l.string(.serveInvited, context.shown(person)))
+        context.output.line("http://" + host + "/?invite=" + token)
+    }
+}
+
+/// `pm serve revoke NAME`: that person's link stops working, at once.
+struct ServeRevoke: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "revoke", abstract: help(.helpCommandServeRevoke))
+    }
+
+    @Argument(help: ArgumentHelp(help(.helpServeName), valueName: "name")) var name: String
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        guard try context.session.revokeInvite(name) else { throw CLIError.serveNotInvited(name) }
+        context.output.line(context.localizer.string(.serveRevoked, context.shown(name)))
+    }
+}
+
+/// `pm serve invites`: who has a link.
+struct ServeInvites: PMCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "invites", abstract: help(.helpCommandServeInvites))
+    }
+
+    @OptionGroup var common: CommonOptions
+
+    func run(in context: ProcessContext) throws {
+        let list = try context.session.inviteStore().load()
+        let l = context.localizer
+        guard !list.invites.isEmpty else { return context.output.line(l.string(.serveNoInvites)) }
+        let style = context.style(color: false)
+        for invite in list.invites.sorted(by: { $0.name < $1.name }) {
+            context.output.line(l.string(.serveInviteLine, context.shown(invite.name), .text(style.dateTime(invite.created))))
+        }
     }
 }
 
@@ -64,6 +143,11 @@ struct ServeAddress {
         } else {
             throw CLIError.serveAddress(given)
         }
+    }
+
+    /// `host:port` as a URL names it (an IPv6 address in brackets).
+    static func host(_ address: String, port: Int) -> String {
+        (address.contains(":") ? "[" + address + "]" : address) + ":" + String(port)
     }
 }
 

@@ -55,6 +55,8 @@ enum ErrorReport {
         case .serveAddress(let text): return ([l.string(.errorServeAddress, .text(TextSafety.escaped(text)))], .usage)
         case .serveNeedsInvites(let text): return ([l.string(.errorServeNeedsInvites, .text(TextSafety.escaped(text)))], .usage)
         case .serveMissing(let path): return ([l.string(.errorServeMissing, .text(TextSafety.escaped(path)))], .internalError)
+        case .serveInviteAddress: return ([l.string(.errorServeInviteAddress)], .usage)
+        case .serveNotInvited(let name): return ([l.string(.errorServeNotInvited, .text(TextSafety.escaped(name)))], .refused)
         case .outputFailed(let call, let done):
             let why = MessageArgument.text(ErrorMessages.describe(call, l))
             switch done {

@@ -161,6 +161,10 @@ enum CLIError: Error {
     case serveNeedsInvites(String)
     /// `pm-serve` is not beside pm (at this path).
     case serveMissing(String)
+    /// `pm serve invite` without an address, and none known from a `pm serve --listen`.
+    case serveInviteAddress
+    /// `pm serve revoke NAME`: NAME has no link.
+    case serveNotInvited(String)
 }
 
 /// Where text goes: standard output (buffered, written at the end, every

@@ -11,16 +11,20 @@ public struct ServeLaunch {
     public let address: String
     /// Nobody can change the board through the server.
     public let readOnly: Bool
+    /// Between the server's own syncs when the board has a remote (`PM_SYNC_INTERVAL`).
+    public let syncIntervalMilliseconds: Int
     /// Says, at the terminal, the one URL to open (with its one-time token).
     public let listening: (String) -> Void
 
     public init(
-        session: BoardSession, port: Int, address: String, readOnly: Bool, listening: @escaping (String) -> Void
+        session: BoardSession, port: Int, address: String, readOnly: Bool, syncIntervalMilliseconds: Int,
+        listening: @escaping (String) -> Void
     ) {
         self.session = session
         self.port = port
         self.address = address
         self.readOnly = readOnly
+        self.syncIntervalMilliseconds = syncIntervalMilliseconds
         self.listening = listening
     }
 }

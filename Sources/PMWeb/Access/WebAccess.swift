@@ -1,3 +1,6 @@
+import PMCore
+import PMKit
+
 /// Who may read and change the board through the server (DESIGN.md §16):
 /// the one-time token `pm serve` prints is exchanged once for a cookie that
 /// names a visitor; every request must name the address served (`Host`,
@@ -8,6 +11,8 @@ struct WebAccess {
     struct Visitor {
         var person: String
         var csrf: String
+        /// The hash of the personal link it came in by (nil: the printed one-time link).
+        var invite: String?
     }
 
     /// The token in the printed URL, until it is used.
@@ -49,8 +54,31 @@ struct WebAccess {
 
     /// The visitor the request's cookie names.
     func visitor(_ request: WebRequest) -> Visitor? {
-        guard let key = request.cookies[cookieName] else { return nil }
-        return visitors[key]
+        visitorKey(request).flatMap { visitors[$0] }
+    }
+
+    /// The cookie's value, when it names a visitor.
+    func visitorKey(_ request: WebRequest) -> String? {
+        guard let key = request.cookies[cookieName], visitors[key] != nil else { return nil }
+        return key
+    }
+
+    /// Lets in a browser that opened `token`'s personal link: the new
+    /// visitor's cookie value, or nil when no link has that token.
+    mutating func enter(invite token: String?, in list: InviteList) -> String? {
+        guard let token, token.count == 64, let invite = list.invite(hash: BoardSession.tokenHash(token)) else { return nil }
+        let key = Self.randomToken()
+        visitors[key] = Visitor(person: invite.name, csrf: Self.randomToken(), invite: invite.tokenHash)
+        return key
+    }
+
+    /// Forgets the visitors whose link is no longer in `list` (revoked, or
+    /// replaced by a new one); returns their cookie values.
+    mutating func keepOnly(_ list: InviteList) -> [String] {
+        let valid = Set(list.invites.map(\.tokenHash))
+        let gone = visitors.filter { entry in entry.value.invite.map { !valid.contains($0) } ?? false }.map(\.key)
+        for key in gone { visitors[key] = nil }
+        return gone
     }
 
     /// Spends the entry token, if `token` is it: the new visitor's cookie value.

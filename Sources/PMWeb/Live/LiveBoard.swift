@@ -15,7 +15,7 @@ final class LiveBoard {
     private let paths: [String]
     private var seen: [FileStamp?] = []
     private var board: Board?
-    private var sinks: [Int: EventSink] = [:]
+    private var sinks: [Int: (sink: EventSink, visitor: String)] = [:]
     private var nextSink = 0
     /// Bumped at each change seen: the pages' event ids.
     private(set) var version = 0
@@ -50,13 +50,14 @@ final class LiveBoard {
         if stamps != seen { board = nil }
         seen = stamps
         version += 1
-        for sink in sinks.values { sink.send("event: change\nid: \(version)\ndata: \(version)\n\n") }
+        for entry in sinks.values { entry.sink.send("event: change\nid: \(version)\ndata: \(version)\n\n") }
     }
 
-    /// Adds a page's event stream; returns its key for ``remove(_:)``.
-    func add(_ sink: EventSink) -> Int {
+    /// Adds a page's event stream (of the visitor whose cookie is `visitor`);
+    /// returns its key for ``remove(_:)``.
+    func add(_ sink: EventSink, visitor: String) -> Int {
         nextSink += 1
-        sinks[nextSink] = sink
+        sinks[nextSink] = (sink, visitor)
         sink.send("retry: 1000\n\n")
         return nextSink
     }
@@ -65,13 +66,22 @@ final class LiveBoard {
 
     /// Keeps idle streams open through proxies, and finds the closed ones.
     func heartbeat() {
-        for sink in sinks.values { sink.send(": \n\n") }
+        for entry in sinks.values { entry.sink.send(": \n\n") }
     }
 
     /// Closes every page's stream (the server stops).
     func closeAll() {
-        for sink in sinks.values { sink.close() }
+        for entry in sinks.values { entry.sink.close() }
         sinks = [:]
+    }
+
+    /// Closes the streams of these visitors (their link was revoked).
+    func close(visitors: [String]) {
+        let gone = Set(visitors)
+        for (key, entry) in sinks where gone.contains(entry.visitor) {
+            entry.sink.close()
+            sinks[key] = nil
+        }
     }
 
     var openStreams: Int { sinks.count }

@@ -7,8 +7,14 @@ import PMViews
 /// The page, its parts, and the changes a visitor makes: each one use case
 /// of ``BoardSession``, said with the terminal's own sentences.
 extension WebApp {
-    /// The session a visitor acts through (on loopback: the person who started the server).
-    func session(for visitor: WebAccess.Visitor) -> BoardSession { launch.session }
+    /// The session a visitor acts through: the person who started the
+    /// server, or the one a personal link names (their own undo, news, key).
+    func session(for visitor: WebAccess.Visitor) -> BoardSession {
+        if let known = sessions[visitor.person] { return known }
+        let made = launch.session.acting(as: visitor.person)
+        sessions[visitor.person] = made
+        return made
+    }
 
     func page(_ request: WebRequest, _ reader: WebReader, _ visitor: WebAccess.Visitor) -> WebResponse {
         do {
@@ -49,7 +55,7 @@ extension WebApp {
             session.settings.reminders.due(
                 session.remindable(board.tasks), now: session.environment.now(), zone: reader.zone
             ).map(\.id))
-        view.sync = syncView(session, reader)
+        view.sync = syncView(launch.session, reader)
         view.history = historyLines(session, reader, person: visitor.person)
         view.text = String((fields["q"] ?? "").prefix(200))
         view.mine = fields["mine"] == "1"
@@ -120,7 +126,8 @@ extension WebApp {
         case "undo": return sentences.reverted(try session.undo(), redo: false)
         case "redo": return sentences.reverted(try session.redo(), redo: true)
         case "resolve": return try resolve(fields, sentences, session)
-        case "sync": return try startSync(session, reader)
+        // The server's copy syncs (its remote, its state), whoever asks.
+        case "sync": return try startSync(launch.session, reader)
         case "seen":
             try session.markNewsSeen(on: try live.current())
             return ""

@@ -29,6 +29,21 @@ extension WebApp {
         return events.map { .init(when: reader.style.dateTime($0.at), who: view.who($0), what: view.described($0)) }
     }
 
+    /// The server's own sync, every `PM_SYNC_INTERVAL` (as `pm board` does):
+    /// what others sent arrives, and what people changed here is passed on.
+    func syncInBackground() {
+        guard !syncing, let target = try? launch.session.requireRemote() else { return }
+        syncing = true
+        let session = launch.session
+        DispatchQueue.global().async { [self] in
+            _ = try? session.sync(target)
+            queue.async { [self] in
+                syncing = false
+                live.changed(force: true)
+            }
+        }
+    }
+
     /// Starts a sync off the server's queue (it may wait on the network);
     /// the page hears of its end as of any change. Returns what to say now.
     func startSync(_ session: BoardSession, _ reader: WebReader) throws -> String {

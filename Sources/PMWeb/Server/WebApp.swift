@@ -17,6 +17,11 @@ final class WebApp: WebResponder, @unchecked Sendable {
     private var timers: [DispatchSourceTimer] = []
     /// A sync is under way (one at a time).
     var syncing = false
+    /// The personal links, read again when their file changes.
+    var invites = InviteList()
+    private var invitesStamp: FileStamp?
+    /// The sessions of the people let in by a personal link, by name.
+    var sessions: [String: BoardSession] = [:]
     private var port = 0
 
     /// Headers on every answer: nothing from elsewhere runs, frames, or learns the URL.
@@ -42,7 +47,18 @@ final class WebApp: WebResponder, @unchecked Sendable {
         queue.sync {
             self.port = port
             access.serve(address: launch.address, port: port)
-            timers = [every(milliseconds: 200) { $0.live.poll() }, every(milliseconds: 15_000) { $0.live.heartbeat() }]
+            recordAddress()
+            reloadInvites()
+            timers = [
+                every(milliseconds: 200) { app in
+                    app.live.poll()
+                    app.reloadInvites()
+                },
+                every(milliseconds: 15_000) { $0.live.heartbeat() },
+            ]
+            if launch.syncIntervalMilliseconds > 0, (try? launch.session.requireRemote()) != nil {
+                timers.append(every(milliseconds: launch.syncIntervalMilliseconds) { app in app.syncInBackground() })
+            }
         }
     }
 
@@ -92,13 +108,14 @@ final class WebApp: WebResponder, @unchecked Sendable {
         case ("GET", "/static/app.css"): return .response(asset(PageStyle.source, type: "text/css"))
         case ("GET", "/favicon.ico"): return .response(WebResponse(status: 204))
         case ("GET", "/") where request.query["token"] != nil: return .response(enter(request, reader))
+        case ("GET", "/") where request.query["invite"] != nil: return .response(enterByInvite(request, reader))
         default: break
         }
         guard let visitor = access.visitor(request) else { return .response(denied(reader)) }
         switch (request.method, request.path) {
         case ("GET", "/"): return .response(page(request, reader, visitor))
         case ("GET", "/board"): return .response(parts(request.query, reader, visitor, message: nil))
-        case ("GET", "/events"): return stream()
+        case ("GET", "/events"): return stream(visitor: access.visitorKey(request) ?? "")
         case ("POST", let path) where path.hasPrefix("/api/"):
             return .response(write(String(path.dropFirst(5)), request, reader, visitor))
         case ("GET", _), ("POST", _): return .response(.text(reader.localizer.string(.webNotFound), status: 404))
@@ -121,6 +138,39 @@ final class WebApp: WebResponder, @unchecked Sendable {
         return response
     }
 
+    /// A personal link: its person's browser gets its cookie (each browser
+    /// that opens the link is let in, as long as it is not revoked).
+    private func enterByInvite(_ request: WebRequest, _ reader: WebReader) -> WebResponse {
+        reloadInvites()
+        guard let key = access.enter(invite: request.query["invite"], in: invites) else { return denied(reader) }
+        var response = WebResponse.redirect(to: "/")
+        response.headers.append(("Set-Cookie", access.cookie(key)))
+        return response
+    }
+
+    /// Beyond this machine, where the server listens is kept with the
+    /// links, so that `pm serve invite` names it.
+    private func recordAddress() {
+        guard !launch.address.hasPrefix("127."), launch.address != "::1" else { return }
+        let store = launch.session.inviteStore()
+        guard var list = try? store.load() else { return }
+        let host = launch.address.contains(":") ? "[" + launch.address + "]" : launch.address
+        list.address = host + ":" + String(port)
+        try? store.save(list)
+    }
+
+    /// Reads the personal links again when their file changed; a revoked
+    /// link's browsers are let go at once, their live streams closed.
+    func reloadInvites() {
+        let store = launch.session.inviteStore()
+        let stamp = FileStamp(store.path)
+        guard stamp != invitesStamp || invitesStamp == nil else { return }
+        invitesStamp = stamp
+        // A file that cannot be read lets nobody in by a link.
+        invites = (try? store.load()) ?? InviteList()
+        live.close(visitors: access.keepOnly(invites))
+    }
+
     /// The page for a browser without a valid link.
     func denied(_ reader: WebReader) -> WebResponse {
         let l = reader.localizer
@@ -140,12 +190,12 @@ final class WebApp: WebResponder, @unchecked Sendable {
     }
 
     /// A page's live updates: an event each time the board changes.
-    private func stream() -> WebAnswer {
+    private func stream(visitor: String) -> WebAnswer {
         var head = WebResponse(status: 200, contentType: "text/event-stream; charset=utf-8")
         head.headers += Self.securityHeaders
         return .stream(head) { [unowned self] sink in
             queue.async {
-                let key = self.live.add(sink)
+                let key = self.live.add(sink, visitor: visitor)
                 sink.whenClosed { [unowned self] in queue.async { self.live.remove(key) } }
             }
         }

@@ -193,6 +193,47 @@ try:
     status, _, _ = request("GET", "/", {"Cookie": session})
     check(status == 200, "and the server still answers")
     check(len(tasks()) == count, "nothing of all that changed the board")
+
+    # Personal links: each acts as its person, until revoked.
+    out = subprocess.run([PM, "serve", "invite", "camille", "--listen", HOST, "--port", str(PORT)], env=ENV,
+                         capture_output=True, text=True, timeout=30)
+    link = re.search(r"/\?invite=([0-9a-f]{64})", out.stdout)
+    check(out.returncode == 0 and link is not None, "pm serve invite prints a link: " + out.stdout.strip())
+    status, _, _ = request("GET", "/?invite=" + "1" * 64)
+    check(status == 403, "a wrong personal link: 403 (%d)" % status)
+    status, headers, _ = request("GET", "/?invite=" + link.group(1))
+    check(status == 303, "the personal link lets its person in (%d)" % status)
+    theirs = headers.get("set-cookie", "").split(";")[0]
+    status, _, page = request("GET", "/", {"Cookie": theirs})
+    their_csrf = re.search(rb'name="pm-csrf" content="([0-9a-f]{64})"', page).group(1).decode()
+    headers = dict(good, Cookie=theirs, **{"X-PM-CSRF": their_csrf})
+    status, _, _ = request("POST", "/api/add", headers, "title=From%20Camille")
+    check(status == 200, "their change is accepted (%d)" % status)
+    history = subprocess.run([PM, "history", "--limit", "1"], env=ENV, capture_output=True, text=True, timeout=30).stdout
+    check("camille" in history and "From Camille" in history, "and authored as them: " + history.strip())
+    sock = socket.create_connection((HOST, PORT), timeout=20)
+    sock.sendall(("GET /events HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\n\r\n" % (HOSTPORT, theirs)).encode())
+    check(sock.recv(4096).startswith(b"HTTP/1.1 200"), "their live stream opens")
+    out = subprocess.run([PM, "serve", "revoke", "camille"], env=ENV, capture_output=True, text=True, timeout=30)
+    check(out.returncode == 0, "pm serve revoke: " + out.stdout.strip())
+    closed = False
+    sock.settimeout(5)
+    try:
+        while True:
+            data = sock.recv(4096)
+            if not data:
+                closed = True
+                break
+    except (socket.timeout, ConnectionResetError):
+        pass
+    sock.close()
+    check(closed, "a revoked link's live stream is closed at once")
+    before = len(tasks())
+    status, _, _ = request("POST", "/api/add", headers, "title=After%20revoke")
+    check(status == 403, "a revoked link writes nothing: 403 (%d)" % status)
+    status, _, _ = request("GET", "/?invite=" + link.group(1))
+    check(status == 403, "and does not open again (%d)" % status)
+    check(len(tasks()) == before, "the board is as it was")
 finally:
     server.send_signal(signal.SIGTERM)
     try:
@@ -202,4 +243,12 @@ finally:
         fail("pm serve did not stop on SIGTERM")
 check(server.returncode == 0, "SIGTERM stops it cleanly (exit %s; %s)" % (server.returncode, err.strip()))
 check("Stopped" in out, "and it says so: " + out.strip())
+# Beyond this machine, only with personal links: none here now.
+home_lan = os.path.join(HOME, "lan")
+os.makedirs(home_lan, exist_ok=True)
+lan = dict(ENV, HOME=home_lan, PM_BOARD=os.path.join(home_lan, "board.json"))
+for address in ["0.0.0.0", "192.0.2.123", "::"]:
+    out = subprocess.run([PM, "serve", "--listen", address, "--port", "0"], env=lan, capture_output=True, text=True, timeout=30)
+    check(out.returncode == 64 and "pm serve invite" in out.stderr, "--listen %s without invites: refused (%d)" % (address, out.returncode))
+check(not os.path.exists(lan["PM_BOARD"]), "and nothing was made")
 print("ALL OK")
