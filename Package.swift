@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         // The web board's HTTP server (`pm serve`): NIO imports no Foundation.
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        // HTTPS for a board served beyond this machine (`--tls-cert`, `--tls-key`).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
         // The system's ICU, loaded at run time with dlopen (any version, or
@@ -78,6 +80,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(name: "pm-serve", dependencies: ["PMCLI", "PMWeb"]),

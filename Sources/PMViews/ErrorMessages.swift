@@ -30,6 +30,8 @@ package enum ErrorMessages {
                     .errorServeCannotListen, .text(TextSafety.escaped(address)), .text(String(port)),
                     .text(TextSafety.escaped(reason)))
             ]
+        case ServeError.tls(let path, let reason):
+            return [l.string(.errorServeTLS, .text(TextSafety.escaped(path)), .text(TextSafety.escaped(reason)))]
         default: return [l.string(.errorInternal, .text(TextSafety.escaped(String(describing: error))))]
         }
     }

@@ -44,7 +44,7 @@ import Testing
             "interruption", "ics", "l10n", "tables", "plural", "kanban", "copies", "shell", "argument", "notification",
             "service", "bash", "zsh", "fish", "script", "scripts", "annotations", "page", "web", "en", "tab",
             // `pm serve`: a port and an IP address are named so in French; "machine" too.
-            "port", "ip", "machine",
+            "port", "ip", "machine", "https", "pem",
             // Taskwarrior's command, typed as is (`task export`).
             "task",
         ]

@@ -34,10 +34,15 @@ struct ServeStart: PMCommand {
     var listen: String = "127.0.0.1"
     @Flag(name: .customLong("read-only"), help: ArgumentHelp(help(.helpServeReadOnly)))
     var readOnly = false
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(help(.helpServeTLSCert), valueName: "file"))
+    var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp(help(.helpServeTLSKey), valueName: "file"))
+    var tlsKey: String?
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
         guard (0...65_535).contains(port) else { throw CLIError.servePort(port) }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw CLIError.serveTLSPair }
         let address = try ServeAddress(listen)
         // Other machines only get in with a personal link (DESIGN.md §16).
         if !address.isLoopback, try context.session.inviteStore().load().invites.isEmpty {
@@ -47,12 +52,13 @@ struct ServeStart: PMCommand {
         let l = context.localizer
         let launch = ServeLaunch(
             session: context.session, port: port, address: address.text, readOnly: readOnly,
+            tls: tlsCert.flatMap { cert in tlsKey.map { ServeLaunch.TLS(certificate: cert, key: $0) } },
             syncIntervalMilliseconds: try context.syncInterval(),
             listening: { url in
                 context.output.line(l.string(.serveListening, .text(url)))
                 context.output.line(l.string(.serveHowToStop))
                 // Beyond this machine, without TLS: said, every time.
-                if !address.isLoopback { context.output.line(l.string(.serveClearText)) }
+                if !address.isLoopback, tlsCert == nil { context.output.line(l.string(.serveClearText)) }
                 try? context.output.flush()
             })
         try server(launch)
@@ -74,19 +80,22 @@ struct ServeInvite: PMCommand {
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {
-        let host: String
+        // Where the server last listened beyond this machine, and how (http or https).
+        let known = try context.session.inviteStore().load().address
+        let origin: String
         if let listen, let port {
             guard (1...65_535).contains(port) else { throw CLIError.servePort(port) }
-            host = ServeAddress.host(try ServeAddress(listen).text, port: port)
-        } else if let known = try context.session.inviteStore().load().address {
-            host = known
+            let scheme = known?.hasPrefix("https://") == true ? "https://" : "http://"
+            origin = scheme + ServeAddress.host(try ServeAddress(listen).text, port: port)
+        } else if let known {
+            origin = known
         } else {
             throw CLIError.serveInviteAddress
         }
         let (person, token) = try context.session.invite(name)
         let l = context.localizer
         context.output.line(l.string(.serveInvited, context.shown(person)))
-        context.output.line("http://" + host + "/?invite=" + token)
+        context.output.line(origin + "/?invite=" + token)
     }
 }
 

@@ -56,6 +56,7 @@ enum ErrorReport {
         case .serveNeedsInvites(let text): return ([l.string(.errorServeNeedsInvites, .text(TextSafety.escaped(text)))], .usage)
         case .serveMissing(let path): return ([l.string(.errorServeMissing, .text(TextSafety.escaped(path)))], .internalError)
         case .serveInviteAddress: return ([l.string(.errorServeInviteAddress)], .usage)
+        case .serveTLSPair: return ([l.string(.errorServeTLSPair)], .usage)
         case .serveNotInvited(let name): return ([l.string(.errorServeNotInvited, .text(TextSafety.escaped(name)))], .refused)
         case .outputFailed(let call, let done):
             let why = MessageArgument.text(ErrorMessages.describe(call, l))
@@ -73,7 +74,8 @@ enum ErrorReport {
         switch error {
         case let error as PMError: return status(of: error)
         case let error as SessionError: return status(of: error)
-        case is ServeError: return .cannotCreate
+        case ServeError.cannotListen: return .cannotCreate
+        case ServeError.tls: return .ioError
         default: return .internalError
         }
     }

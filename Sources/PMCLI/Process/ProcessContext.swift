@@ -165,6 +165,8 @@ enum CLIError: Error {
     case serveInviteAddress
     /// `pm serve revoke NAME`: NAME has no link.
     case serveNotInvited(String)
+    /// `--tls-cert` without `--tls-key`, or the other way round.
+    case serveTLSPair
 }
 
 /// Where text goes: standard output (buffered, written at the end, every

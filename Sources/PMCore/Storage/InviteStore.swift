@@ -21,7 +21,8 @@ public struct InviteList: Equatable, Sendable {
     }
 
     public var invites: [Invite] = []
-    /// `host:port` where `pm serve --listen` last listened (links name it).
+    /// Where `pm serve --listen` last listened, as a URL's origin
+    /// (`https://192.168.1.20:8080`): the links name it.
     public var address: String?
 
     public init(invites: [Invite] = [], address: String? = nil) {

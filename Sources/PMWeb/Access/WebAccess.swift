@@ -22,13 +22,16 @@ struct WebAccess {
     private(set) var hosts: Set<String> = []
     /// The cookie's name: per port, since browsers share cookies between a host's ports.
     private(set) var cookieName = "pm"
+    /// `http://` or `https://`.
+    private(set) var scheme = "http://"
 
     init() {
         entryToken = Self.randomToken()
     }
 
     /// Starts accepting `Host` values for `address` (an IP literal) and `port`.
-    mutating func serve(address: String, port: Int) {
+    mutating func serve(address: String, port: Int, secure: Bool = false) {
+        scheme = secure ? "https://" : "http://"
         let host = address.contains(":") ? "[" + address + "]" : address
         hosts = [host + ":" + String(port)]
         if address.hasPrefix("127.") || address == "::1" { hosts.insert("localhost:" + String(port)) }
@@ -42,14 +45,14 @@ struct WebAccess {
     }
 
     /// Whether a write comes from this server's own page: its `Origin` is
-    /// `http://` and the host it was sent to, and the browser does not say
+    /// this server's scheme and the host it was sent to, and the browser does not say
     /// it came from elsewhere.
     func sameOrigin(_ request: WebRequest) -> Bool {
         guard let origin = request.headers["origin"], let host = request.headers["host"], hostAllowed(host) else {
             return false
         }
         if let site = request.headers["sec-fetch-site"], site != "same-origin" { return false }
-        return origin.lowercased() == "http://" + host.lowercased()
+        return origin.lowercased() == scheme + host.lowercased()
     }
 
     /// The visitor the request's cookie names.
@@ -99,7 +102,7 @@ struct WebAccess {
     /// The cookie that lets the visitor in: HttpOnly (no script reads it),
     /// SameSite=Strict (no other site's page sends it).
     func cookie(_ key: String) -> String {
-        cookieName + "=" + key + "; Path=/; HttpOnly; SameSite=Strict"
+        cookieName + "=" + key + "; Path=/; HttpOnly; SameSite=Strict" + (scheme == "https://" ? "; Secure" : "")
     }
 
     /// 32 random bytes in hex.

@@ -46,7 +46,7 @@ final class WebApp: WebResponder, @unchecked Sendable {
     func start(port: Int) {
         queue.sync {
             self.port = port
-            access.serve(address: launch.address, port: port)
+            access.serve(address: launch.address, port: port, secure: launch.tls != nil)
             recordAddress()
             reloadInvites()
             timers = [
@@ -83,7 +83,7 @@ final class WebApp: WebResponder, @unchecked Sendable {
     func entryURL() -> String {
         queue.sync {
             let host = launch.address.contains(":") ? "[" + launch.address + "]" : launch.address
-            return "http://" + host + ":" + String(port) + "/?token=" + (access.entryToken ?? "")
+            return access.scheme + host + ":" + String(port) + "/?token=" + (access.entryToken ?? "")
         }
     }
 
@@ -148,14 +148,14 @@ final class WebApp: WebResponder, @unchecked Sendable {
         return response
     }
 
-    /// Beyond this machine, where the server listens is kept with the
-    /// links, so that `pm serve invite` names it.
+    /// Beyond this machine, where the server listens (`https://host:port`)
+    /// is kept with the links, so that `pm serve invite` names it.
     private func recordAddress() {
         guard !launch.address.hasPrefix("127."), launch.address != "::1" else { return }
         let store = launch.session.inviteStore()
         guard var list = try? store.load() else { return }
         let host = launch.address.contains(":") ? "[" + launch.address + "]" : launch.address
-        list.address = host + ":" + String(port)
+        list.address = access.scheme + host + ":" + String(port)
         try? store.save(list)
     }
 

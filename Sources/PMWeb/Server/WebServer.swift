@@ -2,6 +2,7 @@ import Dispatch
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import PMKit
 
 #if canImport(Glibc)
@@ -13,12 +14,13 @@ public enum WebServer {
     /// Serves the board `launch` names until the process is asked to stop.
     /// - Throws: ``ServeError/cannotListen(address:port:reason:)``.
     public static func serve(_ launch: ServeLaunch) throws {
+        let tls = try launch.tls.map(tlsContext)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let app = WebApp(launch: launch)
         let channel: Channel
         do {
-            channel = try bootstrap(group: group, responder: app).bind(host: launch.address, port: launch.port).wait()
+            channel = try bootstrap(group: group, responder: app, tls: tls).bind(host: launch.address, port: launch.port).wait()
         } catch {
             throw ServeError.cannotListen(address: launch.address, port: launch.port, reason: reason(error))
         }
@@ -31,12 +33,30 @@ public enum WebServer {
         app.stop()
     }
 
-    private static func bootstrap(group: EventLoopGroup, responder: WebResponder) -> ServerBootstrap {
+    /// The TLS context of a certificate chain and its key (PEM files).
+    private static func tlsContext(_ files: ServeLaunch.TLS) throws -> NIOSSLContext {
+        func read<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
+            do {
+                return try body()
+            } catch {
+                throw ServeError.tls(path: path, reason: String(describing: error))
+            }
+        }
+        let chain = try read(files.certificate) { try NIOSSLCertificate.fromPEMFile(files.certificate) }
+        guard !chain.isEmpty else { throw ServeError.tls(path: files.certificate, reason: "no certificate") }
+        let key = try read(files.key) { try NIOSSLPrivateKey(file: files.key, format: .pem) }
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        return try read(files.key) { try NIOSSLContext(configuration: configuration) }
+    }
+
+    private static func bootstrap(group: EventLoopGroup, responder: WebResponder, tls: NIOSSLContext?) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     var limits = NIOHTTPDecoderLimitConfiguration()
                     limits.maxHeaderFieldCount = 64
                     limits.maxHeaderListSize = 16 * 1024

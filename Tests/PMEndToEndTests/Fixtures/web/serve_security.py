@@ -251,4 +251,41 @@ for address in ["0.0.0.0", "192.0.2.123", "::"]:
     out = subprocess.run([PM, "serve", "--listen", address, "--port", "0"], env=lan, capture_output=True, text=True, timeout=30)
     check(out.returncode == 64 and "pm serve invite" in out.stderr, "--listen %s without invites: refused (%d)" % (address, out.returncode))
 check(not os.path.exists(lan["PM_BOARD"]), "and nothing was made")
+
+# HTTPS with a certificate given: the link is https, the cookie Secure, plain HTTP gets nothing.
+import ssl
+cert, key = os.path.join(HOME, "cert.pem"), os.path.join(HOME, "key.pem")
+made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+                       "-subj", "/CN=127.0.0.1"], capture_output=True, text=True, timeout=60)
+check(made.returncode == 0, "a self-signed certificate: " + made.stderr[-200:])
+out = subprocess.run([PM, "serve", "--tls-cert", cert], env=lan, capture_output=True, text=True, timeout=30)
+check(out.returncode == 64, "--tls-cert without --tls-key: refused (%d)" % out.returncode)
+out = subprocess.run([PM, "serve", "--tls-cert", cert, "--tls-key", cert], env=lan, capture_output=True, text=True, timeout=30)
+check(out.returncode == 74 and cert in out.stderr, "a key that is not one: said (%d: %s)" % (out.returncode, out.stderr.strip()))
+secure = subprocess.Popen([PM, "serve", "--port", "0", "--tls-cert", cert, "--tls-key", key], env=lan,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+try:
+    found = re.search(r"https://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})", secure.stdout.readline())
+    check(found is not None, "the printed link is https")
+    port = int(found.group(1))
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    connection = http.client.HTTPSConnection(HOST, port, timeout=20, context=context)
+    connection.request("GET", "/?token=" + found.group(2), headers={"Host": "127.0.0.1:%d" % port})
+    response = connection.getresponse()
+    cookie = response.getheader("Set-Cookie") or ""
+    check(response.status == 303 and "Secure" in cookie, "over HTTPS the cookie is Secure: " + cookie)
+    connection.close()
+    plain = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        plain.request("GET", "/", headers={"Host": "127.0.0.1:%d" % port})
+        answered = plain.getresponse().status
+    except (http.client.HTTPException, ConnectionError, OSError):
+        answered = None
+    check(answered is None, "plain HTTP gets no page (%s)" % answered)
+finally:
+    secure.send_signal(signal.SIGTERM)
+    secure.communicate(timeout=10)
+check(secure.returncode == 0, "and stops cleanly")
 print("ALL OK")
