@@ -1,6 +1,8 @@
 #!/bin/sh
-# Installs pm, its manual pages (en, fr, ko) and its bash, zsh and fish
-# completions under PREFIX (default ~/.local; PREFIX=/usr/local for everyone),
+# Installs pm and, beside it, pm-serve (the web board's server, which `pm
+# serve` starts from pm's own folder), pm's manual pages (en, fr, ko) and
+# its bash, zsh and fish completions under PREFIX (default ~/.local;
+# PREFIX=/usr/local for everyone),
 # and the systemd user timer that runs `pm remind --notify` (enable it with
 # `systemctl --user enable --now pm-remind.timer`).
 # Run after `swift build -c release --static-swift-stdlib`.
@@ -8,9 +10,14 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=${PREFIX:-$HOME/.local}
 binary=${PM_BINARY:-$here/../.build/release/pm}
+# swift build makes both products in one folder; without pm-serve beside
+# it, the installed pm refuses `pm serve`.
+server=${PM_SERVE_BINARY:-$(dirname "$binary")/pm-serve}
+[ -x "$server" ] || { echo "pm: $server is missing: pm serve needs it beside pm (swift build makes it)" >&2; exit 1; }
 install -Dm755 "$binary" "$prefix/bin/pm"
+install -Dm755 "$server" "$prefix/bin/pm-serve"
 # Symbols are for debugging the build, not for running it (32 MB -> 17 MB).
-if command -v strip >/dev/null 2>&1; then strip "$prefix/bin/pm"; fi
+if command -v strip >/dev/null 2>&1; then strip "$prefix/bin/pm" "$prefix/bin/pm-serve"; fi
 install -Dm644 "$here/man/man1/pm.1" "$prefix/share/man/man1/pm.1"
 for lang in fr ko; do
   install -Dm644 "$here/man/$lang/man1/pm.1" "$prefix/share/man/$lang/man1/pm.1"
@@ -31,4 +38,4 @@ mkdir -p "$units"
 sed "s|^ExecStart=.*/pm |ExecStart=$prefix/bin/pm |" "$here/systemd/pm-remind.service" >"$units/pm-remind.service"
 chmod 644 "$units/pm-remind.service"
 install -Dm644 "$here/systemd/pm-remind.timer" "$units/pm-remind.timer"
-echo "pm: installed in $prefix (man pm, man -L fr pm, man -L ko pm; completions for bash, zsh, fish; $units/pm-remind.timer)"
+echo "pm: installed in $prefix (pm and pm-serve; man pm, man -L fr pm, man -L ko pm; completions for bash, zsh, fish; $units/pm-remind.timer)"

@@ -2,7 +2,10 @@
 # Checks what `sh Resources/package.sh` made in DIST (default dist/): the
 # checksums, every file each package must hold where it must hold it, the
 # .deb's metadata, and the binaries unpacked from both running alone in
-# three languages. CI runs it; exits non-zero on the first problem.
+# three languages: pm and, beside it, pm-serve (the web board's server,
+# which `pm serve` starts from pm's own folder), each executable, stripped,
+# and asking glibc for no newer symbol version than the .deb depends on.
+# CI runs it; exits non-zero on the first problem.
 #   sh Resources/package-check.sh [DIST]
 set -eu
 dist=${1:-$(cd "$(dirname "$0")/.." && pwd)/dist}
@@ -19,13 +22,17 @@ trap 'rm -rf "$work"' EXIT
 
 # The tarball: one folder, bin/ and share/ under it.
 tar -tzf "$tarball" | sed "s|^pm-$version-linux-x86_64/||" | sort >"$work/tar.txt"
-for file in bin/pm share/man/man1/pm.1 share/man/fr/man1/pm.1 share/man/ko/man1/pm.1 \
+for file in bin/pm bin/pm-serve share/man/man1/pm.1 share/man/fr/man1/pm.1 share/man/ko/man1/pm.1 \
   share/bash-completion/completions/pm share/zsh/site-functions/_pm share/fish/vendor_completions.d/pm.fish \
   share/systemd/user/pm-remind.service share/systemd/user/pm-remind.timer \
   share/doc/pm/README.md share/doc/pm/LICENSE share/doc/pm/CHANGELOG.md; do
   grep -qx "$file" "$work/tar.txt" || fail "$tarball lacks $file"
 done
-[ "$(tar --numeric-owner -tvzf "$tarball" | awk '{print $2}' | sort -u)" = "0/0" ] || fail "$tarball has files not owned by root"
+tar --numeric-owner -tvzf "$tarball" | awk '{print $1 " " $2 " " $6}' | sed "s| pm-$version-linux-x86_64/| |" >"$work/tar-long.txt"
+[ "$(awk '{print $2}' "$work/tar-long.txt" | sort -u)" = "0/0" ] || fail "$tarball has files not owned by root"
+for exe in pm pm-serve; do
+  grep -qx -- "-rwxr-xr-x 0/0 bin/$exe" "$work/tar-long.txt" || fail "$tarball's bin/$exe is not mode 755"
+done
 mkdir "$work/local"
 tar -xzf "$tarball" -C "$work/local" --strip-components=1
 grep -q "^ExecStart=%h/.local/bin/pm remind --notify" "$work/local/share/systemd/user/pm-remind.service" ||
@@ -38,8 +45,10 @@ grep -q "^ExecStart=%h/.local/bin/pm remind --notify" "$work/local/share/systemd
 dpkg-deb -f "$deb" Depends | grep -q "libc6 (>= 2.35)" || fail "does not depend on glibc 2.35"
 dpkg-deb -f "$deb" Depends | grep -q libicu && fail "depends on ICU: pm runs without it"
 dpkg-deb -f "$deb" Recommends | grep -q "libicu72" || fail "does not recommend ICU"
-dpkg-deb -c "$deb" | awk '{print $2 " " $6}' >"$work/deb.txt"
-grep -q "^root/root ./usr/bin/pm$" "$work/deb.txt" || fail "no /usr/bin/pm owned by root"
+dpkg-deb -c "$deb" | awk '{print $1 " " $2 " " $6}' >"$work/deb.txt"
+for exe in pm pm-serve; do
+  grep -qx -- "-rwxr-xr-x root/root ./usr/bin/$exe" "$work/deb.txt" || fail "no /usr/bin/$exe owned by root, mode 755"
+done
 for file in usr/share/man/man1/pm.1.gz usr/share/man/fr/man1/pm.1.gz usr/share/man/ko/man1/pm.1.gz \
   usr/share/bash-completion/completions/pm usr/share/zsh/vendor-completions/_pm \
   usr/share/fish/vendor_completions.d/pm.fish usr/lib/systemd/user/pm-remind.service \
@@ -49,6 +58,46 @@ done
 dpkg-deb -x "$deb" "$work/root"
 grep -q "^ExecStart=/usr/bin/pm remind --notify" "$work/root/usr/lib/systemd/user/pm-remind.service" ||
   fail "the .deb's unit does not run /usr/bin/pm"
+
+# What the .deb declares is what the binaries ask for (objdump -T): the
+# glibc floor is the newest GLIBC_ version either asks for, no lower (the
+# .deb would install where they cannot run) and no higher (it would refuse
+# systems where they can); libstdc++6 (>= N) must give every GLIBCXX_
+# version they ask for (GCC 11 gives up to 3.4.29, 12 3.4.30, 13 3.4.31,
+# 14 3.4.33).
+# newest KIND FILE...: the newest KIND_ version (GLIBC, GLIBCXX) the files ask for.
+newest() {
+  kind=$1
+  shift
+  objdump -T "$@" | grep -o "${kind}_[0-9][0-9.]*" | sed "s/^${kind}_//" | sort -uV | tail -1
+}
+at_most() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | tail -1)" = "$2" ]; }
+depends=$(dpkg-deb -f "$deb" Depends)
+glibc=$(echo "$depends" | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p')
+for exe in "$work/root/usr/bin/pm" "$work/root/usr/bin/pm-serve"; do
+  need=$(newest GLIBC "$exe")
+  at_most "$need" "$glibc" || fail "$(basename "$exe") asks for GLIBC_$need, newer than the .deb's libc6 (>= $glibc)"
+done
+need=$(newest GLIBC "$work/root/usr/bin/pm" "$work/root/usr/bin/pm-serve")
+[ "$need" = "$glibc" ] || fail "the .deb depends on libc6 (>= $glibc), but the newest glibc pm and pm-serve ask for is $need"
+case $(echo "$depends" | sed -n 's/.*libstdc++6 (>= \([0-9]*\)).*/\1/p') in
+  11) glibcxx=3.4.29 ;;
+  12) glibcxx=3.4.30 ;;
+  13) glibcxx=3.4.31 ;;
+  14) glibcxx=3.4.33 ;;
+  *) fail "the .deb's libstdc++6 dependency is not one this check knows: $depends" ;;
+esac
+for exe in "$work/root/usr/bin/pm" "$work/root/usr/bin/pm-serve"; do
+  need=$(newest GLIBCXX "$exe")
+  at_most "$need" "$glibcxx" || fail "$(basename "$exe") asks for GLIBCXX_$need, newer than the .deb's libstdc++6 gives"
+done
+
+# pm-serve, from both: pm with the server linked in, of the same version.
+for server in "$work/local/bin/pm-serve" "$work/root/usr/bin/pm-serve"; do
+  [ "$("$server" --version)" = "$version" ] || fail "$server --version is not $version"
+  ldd "$server" | grep -q libicu && fail "$server links ICU"
+  file "$server" 2>/dev/null | grep -q "not stripped" && fail "$server is not stripped"
+done
 
 # Both binaries: stripped, no ICU linked, the version, and every language.
 for pm in "$work/local/bin/pm" "$work/root/usr/bin/pm"; do
@@ -63,4 +112,4 @@ for pm in "$work/local/bin/pm" "$work/root/usr/bin/pm"; do
     fail "$pm list is not Korean"
   "$pm" completion bash | grep -q "pm __complete" || fail "$pm completion bash"
 done
-echo "package-check: $tarball and $deb hold what they must (pm $version)"
+echo "package-check: $tarball and $deb hold what they must (pm and pm-serve $version)"

@@ -1,26 +1,37 @@
 #!/bin/sh
 # Builds pm's release files from this checkout, into dist/ (or $PM_DIST):
 #   pm-VERSION-linux-x86_64.tar.gz   bin/ and share/ to unpack into ~/.local
-#                                    (or /usr/local): the static
-#                                    binary, the manual pages in three
-#                                    languages, the completions, the systemd
-#                                    user units, README, LICENSE, CHANGELOG
+#                                    (or /usr/local): bin/pm and, beside it,
+#                                    bin/pm-serve (the web board's server,
+#                                    which `pm serve` starts from pm's own
+#                                    folder), both static and stripped; the
+#                                    manual pages in three languages, the
+#                                    completions, the systemd user units,
+#                                    README, LICENSE, CHANGELOG
 #   pm_VERSION_amd64.deb             the same where Debian puts them
+#                                    (/usr/bin/pm, /usr/bin/pm-serve, ...)
 #   SHA256SUMS                       both files' checksums
 #   sh Resources/package.sh          # prints the three paths
 # VERSION is what `pm --version` of the binary built here says (its one
-# source is Sources/PMCLI/Process/Version.swift). PM_BINARY=path skips the build.
+# source is Sources/PMCLI/Process/Version.swift). PM_BINARY=path skips the
+# build; pm-serve is then taken from beside it (as release-build.sh leaves
+# it), or from PM_SERVE_BINARY=path.
 set -eu
 # What is packed has the modes pm gives it, whatever the caller's umask.
 umask 022
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 binary=${PM_BINARY:-$(sh Resources/release-build.sh)}
+# Without pm-serve beside it, an installed pm refuses `pm serve` (exit 70).
+server=${PM_SERVE_BINARY:-$(dirname "$binary")/pm-serve}
+[ -x "$server" ] || { echo "package: $server is missing: pm serve needs it beside pm (sh Resources/release-build.sh builds both)" >&2; exit 1; }
 version=$("$binary" --version)
 case $version in
   [0-9]*.[0-9]*.[0-9]*) ;;
   *) echo "package: '$binary --version' printed '$version', not a version" >&2; exit 1 ;;
 esac
+# Both from the same checkout: pm-serve parses pm's command line again.
+[ "$("$server" --version)" = "$version" ] || { echo "package: $server --version is not $version, pm's" >&2; exit 1; }
 dist=${PM_DIST:-$root/dist}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -36,7 +47,8 @@ stage() {
   bin_path=$2
   units=$prefix/$3
   install -Dm755 "$binary" "$prefix/bin/pm"
-  strip "$prefix/bin/pm"
+  install -Dm755 "$server" "$prefix/bin/pm-serve"
+  strip "$prefix/bin/pm" "$prefix/bin/pm-serve"
   install -Dm644 Resources/man/man1/pm.1 "$prefix/share/man/man1/pm.1"
   for lang in fr ko; do install -Dm644 "Resources/man/$lang/man1/pm.1" "$prefix/share/man/$lang/man1/pm.1"; done
   install -Dm644 Resources/completions/pm.bash "$prefix/share/bash-completion/completions/pm"
@@ -78,8 +90,10 @@ gzip -n9 -c CHANGELOG.md >"$deb/usr/share/doc/pm/changelog.gz"
 chmod 644 "$deb/usr/share/doc/pm/copyright"
 size=$(du -sk "$deb/usr" | cut -f1)
 mkdir -p "$deb/DEBIAN"
-# glibc 2.35 and GLIBCXX_3.4.29 are the newest symbol versions the binary
-# asks for (objdump -T); ICU of any version is loaded at run time, and pm
+# glibc 2.35 and GLIBCXX_3.4.29 are the newest symbol versions either
+# binary asks for (objdump -T pm pm-serve: pm-serve adds sockets, epoll and
+# pthread_cond_*, none newer than 2.34; Resources/package-check.sh checks
+# both against this line); ICU of any version is loaded at run time, and pm
 # works without it (the invariant mode), so it is recommended, not required.
 cat >"$deb/DEBIAN/control" <<CONTROL
 Package: pm
@@ -96,7 +110,8 @@ Description: kanban board for the terminal, shared by a multilingual team
  Three columns (TODO, DOING, DONE), tasks with a title, a body and a
  deadline, history and undo, an interactive board, and a board each person
  keeps on their own machine, offline, synced through git or a shared folder
- without losing a change. Every word in English, French or Korean, as the
+ without losing a change; pm serve shows the same board in a browser
+ (pm-serve, its server). Every word in English, French or Korean, as the
  reader's LANG says.
 CONTROL
 find "$deb" -exec touch -h -d "@$stamp" {} +
