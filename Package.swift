@@ -73,10 +73,12 @@ let package = Package(
         .executableTarget(name: "pm", dependencies: ["PMCLI"]),
         // `pm serve`: HTTP (SwiftNIO), pages, live updates, who is who. A
         // front end over PMKit like the others; pm-serve is pm with it linked.
+        // The system's zlib, for the web board's gzip answers.
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "PMWeb",
             dependencies: [
-                "PMKit", "PMViews", "PMCore", "PMLocalization", "PMICU",
+                "CZlib", "PMKit", "PMViews", "PMCore", "PMLocalization", "PMICU",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

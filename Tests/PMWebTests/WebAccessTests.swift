@@ -102,3 +102,21 @@ import Testing
         #expect(WebReaders.chain(["ko-KR", "ko"]).candidates == ["ko_KR", "ko"])
     }
 }
+
+@Suite struct GzipTests {
+    @Test func theBrowsersWordDecides() {
+        #expect(Gzip.accepted("gzip, deflate, br"))
+        #expect(Gzip.accepted("br;q=1.0, gzip;q=0.8"))
+        #expect(!Gzip.accepted("gzip;q=0, identity"))
+        #expect(!Gzip.accepted("identity"))
+        #expect(!Gzip.accepted(nil))
+        #expect(!Gzip.accepted("x-gzip-not"))
+    }
+
+    @Test func aPageShrinksAndStaysGzip() throws {
+        let page = Array(String(repeating: "<li class=\"card\">보고서 쓰기</li>\n", count: 2000).utf8)
+        let packed = try #require(Gzip.compress(page))
+        #expect(packed.prefix(2) == [0x1F, 0x8B], "a gzip member")
+        #expect(packed.count * 20 < page.count)
+    }
+}

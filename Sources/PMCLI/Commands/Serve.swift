@@ -189,14 +189,31 @@ enum ServeExecutable {
         throw CLIError.serveMissing(path)
     }
 
-    /// `pm-serve` in the folder of the running executable (symlinks resolved:
-    /// `/usr/bin/pm` may point into `/opt/pm/bin`).
+    /// `pm-serve` in the folder of the running executable, symlinks resolved
+    /// (`/usr/bin/pm` may point into `/opt/pm/bin`): as the kernel names it,
+    /// else (no /proc, as in a chroot) as it was started, a path or a name
+    /// found on `PATH`.
     static func besideSelf() -> String {
         var buffer = [CChar](repeating: 0, count: 4097)
         let count = readlink("/proc/self/exe", &buffer, 4096)
-        guard count > 0 else { return name }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return name }
-        return String(path[...slash]) + name
+        var path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        if path == nil, let first = PMMain.commandLine().first {
+            let started = String(decoding: first, as: UTF8.self)
+            path = started.contains("/") ? started : onPath(started)
+        }
+        guard let found = path, let real = realPath(found), let slash = real.lastIndex(of: "/") else { return name }
+        return String(real[...slash]) + name
+    }
+
+    /// The first executable `name` in the folders of `PATH`.
+    private static func onPath(_ name: String) -> String? {
+        let folders = (ProcessContext.variables["PATH"] ?? "").split(separator: ":")
+        return folders.map { String($0) + "/" + name }.first { access($0, X_OK) == 0 }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -6,38 +6,46 @@ import PMViews
 
 /// A card, and the dialogs the script opens.
 extension BoardPage {
+    /// A card: what the board holds about its task, and what a reader can
+    /// do with it. Each card names its task once (`data-id`); the script
+    /// finds the rest from there, which keeps a page of 300 cards small.
     func card(_ task: BoardTask) -> String {
         let late = task.isOverdue(today: today)
-        let id = HTML.text(task.id.description)
         // Shown: controls and bidi overrides made visible, as the terminal does.
-        let shown = TextSafety.escaped(task.title)
-        let title = HTML.text(task.title)
+        let shown = HTML.text(TextSafety.escaped(task.title))
         var classes = "card"
         if late { classes += " overdue" }
         if !task.conflicts.isEmpty { classes += " conflict" }
-        var html = "<li class=\"\(classes)\" id=\"card-\(id)\" data-id=\"\(id)\" data-title=\"\(title)\""
-        html += " data-body=\"\(HTML.text(task.body))\" data-due=\"\(task.due?.description ?? "")\""
-        html += " data-assignees=\"\(HTML.text(task.assignees.joined(separator: ", ")))\""
+        var html = "<li class=\"\(classes)\" data-id=\"\(task.id.description)\" data-title=\"\(HTML.text(task.title))\""
+        html +=
+            " data-due=\"\(task.due?.description ?? "")\" data-assignees=\"\(HTML.text(task.assignees.joined(separator: ", ")))\""
         html += view.readOnly ? " data-read-only=\"1\">" : "><span class=\"grip\" aria-hidden=\"true\">⠿</span>"
-        html += "<h3 id=\"title-\(id)\">\(HTML.text(shown))"
-        if view.changed.contains(task.id) { html += "<span class=\"new\">\(HTML.text(l.string(.webNew)))</span>" }
+        html += "<h3>\(shown)"
+        if view.changed.contains(task.id) { html += " <span class=\"new\">\(HTML.text(l.string(.webNew)))</span>" }
         html += "</h3>\n"
-        if let due = task.due {
-            let key: L10nKey = late ? .htmlOverdue : due == today ? .htmlDueToday : .htmlDue
-            let text = l.string(key, .text(reader.style.date(due)))
-            html +=
-                "<p class=\"due\(due == today ? " today" : "")\"><time datetime=\"\(due.description)\">\(HTML.text(text))</time></p>\n"
-        }
+        if let due = task.due { html += deadline(due, late: late, reminded: view.reminders.contains(task.id)) }
         if !task.assignees.isEmpty {
             let names = Assignees.sorted(task.assignees).map { "@" + TextSafety.escaped($0) }.joined(separator: " ")
             html += "<p class=\"who\">\(HTML.text(l.string(.htmlAssigned, .text(names))))</p>\n"
         }
         html += conflicts(task)
         if !task.body.isEmpty {
-            html += "<p class=\"body\">\(HTML.text(TextSafety.escaped(task.body, keepNewlines: true)))</p>\n"
+            // The body as it is (the edit form starts from it); opened on demand.
+            html += "<details class=\"body\"><summary>\(HTML.text(l.string(.boardFormBody)))</summary>"
+            html += "<p data-raw=\"\(task.body == TextSafety.escaped(task.body, keepNewlines: true) ? "1" : "0")\">"
+            html += "\(HTML.text(TextSafety.escaped(task.body, keepNewlines: true)))</p></details>\n"
         }
         if !view.readOnly { html += actions(task) }
         return html + "</li>\n"
+    }
+
+    /// The deadline: overdue in red and in words, today said so, bold once
+    /// its reminder is due (as the terminal's board marks it).
+    private func deadline(_ due: CivilDate, late: Bool, reminded: Bool) -> String {
+        let key: L10nKey = late ? .htmlOverdue : due == today ? .htmlDueToday : .htmlDue
+        let text = HTML.text(l.string(key, .text(reader.style.date(due))))
+        let look = reminded ? " reminded" : ""
+        return "<p class=\"due\(look)\"><time datetime=\"\(due.description)\">\(text)</time></p>\n"
     }
 
     /// Each field in conflict with every value, and a button to keep each
@@ -60,8 +68,8 @@ extension BoardPage {
             for (index, choice) in choices.enumerated() where choice.field == field {
                 var shown = FieldNames.value(choice.value, of: field, localizer: l, style: reader.style)
                 if choice.shown { shown = l.string(.boardConflictShown, .text(shown)) }
-                html += "<button type=\"button\" data-action=\"resolve\" data-id=\"\(HTML.text(task.id.description))\""
-                html += " data-field=\"\(HTML.text(field))\" data-choice=\"\(index)\">"
+                html +=
+                    "<button type=\"button\" data-action=\"resolve\" data-field=\"\(HTML.text(field))\" data-choice=\"\(index)\">"
                 html += HTML.text(l.string(.webKeep, .text(shown))) + "</button>"
             }
             html += "</div>\n"
@@ -69,22 +77,18 @@ extension BoardPage {
         return html
     }
 
+    /// Move (a menu), edit and delete; the card's heading names what they act on.
     private func actions(_ task: BoardTask) -> String {
-        let id = HTML.text(task.id.description)
         let title = MessageArgument.text(TextSafety.escaped(task.title))
-        var html = "<div class=\"actions\">"
-        html += "<label class=\"sr-only\" for=\"move-\(id)\">\(HTML.text(l.string(.webMoveLabel, title)))</label>"
-        html += "<select id=\"move-\(id)\" data-move=\"\(id)\"><option value=\"\">\(HTML.text(l.string(.webMoveTo)))</option>"
+        var html = "<div class=\"actions\"><label><span class=\"sr-only\">\(HTML.text(l.string(.webMoveLabel, title)))</span>"
+        html += "<select data-move><option value=\"\">\(HTML.text(l.string(.webMoveTo)))</option>"
         for state in TaskState.allCases where state != task.state {
             html += "<option value=\"\(state.rawValue)\">\(HTML.text(l.string(StateNames.key(state))))</option>"
         }
-        html += "</select>"
-        html += "<button type=\"button\" id=\"edit-\(id)\" data-action=\"edit\" data-id=\"\(id)\""
-        html += " aria-label=\"\(HTML.text(l.string(.webEditLabel, title)))\">\(HTML.text(l.string(.webEdit)))</button>"
-        html += "<button type=\"button\" id=\"delete-\(id)\" data-action=\"delete\" data-id=\"\(id)\""
-        html += " data-question=\"\(HTML.text(l.string(.webConfirmDelete, title)))\""
-        html += " aria-label=\"\(HTML.text(l.string(.webDeleteLabel, title)))\">\(HTML.text(l.string(.webDelete)))</button>"
-        return html + "</div>\n"
+        html += "</select></label><button type=\"button\" data-action=\"edit\">\(HTML.text(l.string(.webEdit)))</button>"
+        html +=
+            "<button type=\"button\" data-action=\"delete\" data-question=\"\(HTML.text(l.string(.webConfirmDelete, title)))\">"
+        return html + "\(HTML.text(l.string(.webDelete)))</button></div>\n"
     }
 
     /// The delete question and the edit form, opened by the script.

@@ -34,10 +34,31 @@ enum PageScript {
             status.classList.toggle("error", !!isError);
           }
 
+          // What has the focus, said so that it can be found again in new parts:
+          // its id, or its card and what it does there.
+          function focusKey() {
+            const active = document.activeElement;
+            if (!active || active === document.body) return null;
+            if (active.id) return { id: active.id };
+            const card = active.closest(".card");
+            if (!card) return null;
+            return { card: card.dataset.id, action: active.dataset.action || (active.matches("select") ? "move" : null) };
+          }
+
+          function refocus(key) {
+            if (!key) return;
+            let again = null;
+            if (key.id) again = document.getElementById(key.id);
+            else {
+              const card = board.querySelector('.card[data-id="' + key.card + '"]');
+              if (card) again = key.action === "move" ? card.querySelector("select") : card.querySelector('[data-action="' + key.action + '"]');
+            }
+            if (again && again !== document.activeElement) again.focus();
+          }
+
           // Swaps in new parts, keeping the focus on the same control when it is still there.
           function swap(parts) {
-            const active = document.activeElement;
-            const keep = active && active.id ? active.id : null;
+            const keep = focusKey();
             if (parts.board !== undefined) board.innerHTML = parts.board;
             if (parts.bar !== undefined) bar.innerHTML = parts.bar;
             if (parts.history !== undefined) {
@@ -46,10 +67,7 @@ enum PageScript {
               document.getElementById("history").innerHTML = parts.history;
               document.getElementById("history-panel").open = open;
             }
-            if (keep) {
-              const again = document.getElementById(keep);
-              if (again && again !== document.activeElement) again.focus();
-            }
+            refocus(keep);
           }
 
           async function refresh() {
@@ -94,14 +112,15 @@ enum PageScript {
             const button = event.target.closest("button[data-action]");
             if (!button || button.disabled) return;
             const action = button.dataset.action;
-            const id = button.dataset.id;
+            const card = button.closest(".card");
+            const id = card ? card.dataset.id : null;
             if (action === "delete") {
               confirmDialog.querySelector(".question").textContent = button.dataset.question;
               confirmDialog.dataset.id = id;
               confirmDialog.returnValue = "";
               confirmDialog.showModal();
             } else if (action === "edit") {
-              openEdit(button.closest(".card"));
+              openEdit(card);
             } else if (action === "resolve") {
               post("resolve", { id: id, field: button.dataset.field, choice: button.dataset.choice });
             } else {
@@ -117,7 +136,8 @@ enum PageScript {
             const form = editDialog.querySelector("form");
             form.elements.id.value = card.dataset.id;
             form.elements.title.value = card.dataset.title;
-            form.elements.body.value = card.dataset.body || "";
+            const body = card.querySelector(".body p");
+            form.elements.body.value = body ? body.textContent : "";
             form.elements.due.value = card.dataset.due || "";
             form.elements.assignees.value = card.dataset.assignees || "";
             editing = { title: form.elements.title.value, body: form.elements.body.value, due: form.elements.due.value,
@@ -140,7 +160,7 @@ enum PageScript {
 
           document.addEventListener("change", (event) => {
             const menu = event.target.closest("select[data-move]");
-            if (menu && menu.value) post("move", { id: menu.dataset.move, to: menu.value });
+            if (menu && menu.value) post("move", { id: menu.closest(".card").dataset.id, to: menu.value });
             if (event.target.id === "language") post("language", { language: event.target.value }).then(() => location.reload());
           });
 

@@ -18,7 +18,9 @@ extension WebApp {
 
     func page(_ request: WebRequest, _ reader: WebReader, _ visitor: WebAccess.Visitor) -> WebResponse {
         do {
-            let (page, tasks) = try render(request.query, reader, visitor)
+            // The filters apply in the page's parts, never in the page itself
+            // (nothing a request says is in the page with the CSRF token).
+            let (page, tasks) = try render([:], reader, visitor)
             return .html(page.document(tasks: tasks))
         } catch {
             return .html(HTML.text(describe(error, reader)), status: 500)

@@ -183,7 +183,7 @@ try:
     shot("dragged")
 
     # The deadline, with the date field, then undone.
-    button = driver.find_element(By.ID, "edit-" + card(title).get_attribute("data-id"))
+    button = card(title).find_element(By.CSS_SELECTOR, "button[data-action=edit]")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
     button.click()
     wait(lambda: driver.find_element(By.ID, "edit").get_attribute("open") is not None, "the edit form")
@@ -243,7 +243,7 @@ try:
 
     # Delete, with the question: no keeps it, yes deletes it.
     def ask():
-        button = driver.find_element(By.ID, "delete-" + card(title).get_attribute("data-id"))
+        button = card(title).find_element(By.CSS_SELECTOR, "button[data-action=delete]")
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
         button.click()
         wait(lambda: driver.find_element(By.ID, "confirm").get_attribute("open") is not None, "the question")

@@ -83,6 +83,12 @@ try:
     check("script-src 'self'" in csp and "unsafe-inline" not in csp and "default-src 'none'" in csp, "a strict CSP: " + csp)
     check("access-control-allow-origin" not in headers, "no CORS header")
     check(b"<script>" not in page and b"onclick" not in page, "no inline script in the page")
+    status, headers, packed = request("GET", "/", {"Cookie": session, "Accept-Encoding": "gzip, deflate, br"})
+    import gzip
+    check(headers.get("content-encoding") == "gzip" and gzip.decompress(packed) == page,
+          "gzipped for a browser that takes it, the same page (%d bytes for %d)" % (len(packed), len(page)))
+    status, headers, _ = request("GET", "/", {"Cookie": session, "Accept-Encoding": "gzip;q=0, identity"})
+    check("content-encoding" not in headers, "and not for one that refuses it")
     csrf = re.search(rb'name="pm-csrf" content="([0-9a-f]{64})"', page)
     check(csrf is not None, "the page carries its CSRF token")
     csrf = csrf.group(1).decode()

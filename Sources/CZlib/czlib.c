@@ -1,0 +1,1 @@
+// Empty: everything is in include/czlib.h.
