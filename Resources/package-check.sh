@@ -92,6 +92,17 @@ for exe in "$work/root/usr/bin/pm" "$work/root/usr/bin/pm-serve"; do
   at_most "$need" "$glibcxx" || fail "$(basename "$exe") asks for GLIBCXX_$need, newer than the .deb's libstdc++6 gives"
 done
 
+# Every shared library the two ask for is one the .deb depends on (or glibc's).
+for library in $(objdump -p "$work/root/usr/bin/pm" "$work/root/usr/bin/pm-serve" | sed -n 's/ *NEEDED *//p' | sort -u); do
+  case $library in
+    libc.so.6 | libm.so.6 | ld-linux-x86-64.so.2 | libdl.so.2 | libpthread.so.0) ;;
+    libstdc++.so.6) echo "$depends" | grep -q "libstdc++6" || fail "needs $library, not in Depends" ;;
+    libgcc_s.so.1) echo "$depends" | grep -q "libgcc-s1" || fail "needs $library, not in Depends" ;;
+    libz.so.1) echo "$depends" | grep -q "zlib1g" || fail "needs $library, not in Depends" ;;
+    *) fail "needs $library, which this check does not know" ;;
+  esac
+done
+
 # pm-serve, from both: pm with the server linked in, of the same version.
 for server in "$work/local/bin/pm-serve" "$work/root/usr/bin/pm-serve"; do
   [ "$("$server" --version)" = "$version" ] || fail "$server --version is not $version"

@@ -95,13 +95,14 @@ mkdir -p "$deb/DEBIAN"
 # pthread_cond_*, none newer than 2.34; Resources/package-check.sh checks
 # both against this line); ICU of any version is loaded at run time, and pm
 # works without it (the invariant mode), so it is recommended, not required.
+# pm-serve gzips its answers with the system's zlib (libz.so.1).
 cat >"$deb/DEBIAN/control" <<CONTROL
 Package: pm
 Version: $version
 Architecture: amd64
 Maintainer: pm authors <pm@invalid>
 Installed-Size: $size
-Depends: libc6 (>= 2.35), libstdc++6 (>= 12), libgcc-s1
+Depends: libc6 (>= 2.35), libstdc++6 (>= 12), libgcc-s1, zlib1g
 Recommends: libicu76 | libicu74 | libicu72 | libicu71 | libicu70 | libicu67 | libicu63
 Section: utils
 Priority: optional

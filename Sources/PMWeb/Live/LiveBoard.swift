@@ -9,7 +9,9 @@ import PMKit
 /// it changes. A change from anywhere (a command, `pm board`, another
 /// browser, a sync) changes the board's file or its log; the server looks
 /// at both five times a second, rereads the board once, and tells every
-/// open page, which asks for its part again.
+/// open page, which asks for its parts again. Pages are told at most five
+/// times a second, however many changes come (each change's author gets
+/// its parts in the answer at once).
 final class LiveBoard {
     private let session: BoardSession
     private let paths: [String]
@@ -17,7 +19,10 @@ final class LiveBoard {
     private var board: Board?
     private var sinks: [Int: (sink: EventSink, visitor: String)] = [:]
     private var nextSink = 0
-    /// Bumped at each change seen: the pages' event ids.
+    /// A change the pages have not been told of yet.
+    private var untold = false
+    /// Bumped at each change seen: the pages' event ids, and what the
+    /// parts made for them are kept under.
     private(set) var version = 0
 
     init(session: BoardSession) {
@@ -38,19 +43,38 @@ final class LiveBoard {
         return read
     }
 
-    /// Looks at the files; tells every page when they changed.
-    func poll() { changed() }
-
-    /// Tells every page that the board changed: when its files did, or
-    /// always (`force`: what the page shows besides the board, such as the
-    /// sync's state, changed).
-    func changed(force: Bool = false) {
+    /// The board a change made here left (its session's `afterChange`):
+    /// kept instead of reading the files again, when it holds the whole log
+    /// on disk (no other writer came in between).
+    func adopt(_ changed: Board) {
         let stamps = paths.map(FileStamp.init)
-        guard force || stamps != seen else { return }
-        if stamps != seen { board = nil }
+        board = stamps[1].map { Int($0.size) == changed.log.length } == true ? changed : nil
         seen = stamps
         version += 1
+        untold = true
+    }
+
+    /// Looks at the files, and tells every page of what changed since it was last told.
+    func poll() {
+        let stamps = paths.map(FileStamp.init)
+        if stamps != seen {
+            board = nil
+            seen = stamps
+            version += 1
+            untold = true
+        }
+        guard untold else { return }
+        untold = false
         for entry in sinks.values { entry.sink.send("event: change\nid: \(version)\ndata: \(version)\n\n") }
+    }
+
+    /// Something every page shows besides the board changed (the sync's
+    /// state): they are told at the next look.
+    func changed(force: Bool = false) {
+        if force {
+            version += 1
+            untold = true
+        }
     }
 
     /// Adds a page's event stream (of the visitor whose cookie is `visitor`);

@@ -99,6 +99,11 @@ extension BoardPage {
         <div class="buttons"><button value="no">\(HTML.text(l.string(.boardNo)))</button>
         <button value="yes" class="primary">\(HTML.text(l.string(.boardYes)))</button></div>
         </form></dialog>
+        <dialog id="race" aria-labelledby="race-question"><form method="dialog">
+        <p class="question" id="race-question">\(HTML.text(l.string(.webLostRace)))</p><ul class="values"></ul>
+        <div class="buttons"><button value="theirs">\(HTML.text(l.string(.webKeepTheirs)))</button>
+        <button value="mine" class="primary">\(HTML.text(l.string(.webKeepMine)))</button></div>
+        </form></dialog>
         <dialog id="edit" aria-labelledby="edit-heading"><form method="dialog">
         <h2 id="edit-heading">\(HTML.text(l.string(.webEditTitle)))</h2>
         <input type="hidden" name="id">

@@ -91,6 +91,7 @@ enum PageScript {
               const parts = await response.json();
               swap(parts);
               say(parts.message, !response.ok);
+              if (parts.race !== undefined) settle(parts.race, fields);
               return response.ok ? parts : null;
             } catch (error) {
               say(document.body.dataset.offline, true);
@@ -132,6 +133,21 @@ enum PageScript {
             if (confirmDialog.returnValue === "yes") post("delete", { id: confirmDialog.dataset.id });
           });
 
+          // An edit that lost a race: both values, and the reader keeps one.
+          const raceDialog = document.getElementById("race");
+          let racing = null;
+          function settle(values, fields) {
+            raceDialog.querySelector(".values").innerHTML = values;
+            racing = {};
+            for (const name in fields) if (!name.startsWith("was.") && !name.startsWith("view.")) racing[name] = fields[name];
+            raceDialog.returnValue = "";
+            raceDialog.showModal();
+          }
+          raceDialog.addEventListener("close", () => {
+            if (raceDialog.returnValue === "mine" && racing) post("edit", racing);
+            racing = null;
+          });
+
           function openEdit(card) {
             const form = editDialog.querySelector("form");
             form.elements.id.value = card.dataset.id;
@@ -150,10 +166,15 @@ enum PageScript {
           editDialog.addEventListener("close", () => {
             if (editDialog.returnValue !== "save") return;
             const form = editDialog.querySelector("form");
-            // Only what the reader changed: a colleague's change to another field meanwhile stays.
+            // Only what the reader changed, with what it was when the form opened:
+            // a colleague's change to another field meanwhile stays, one to the
+            // same field comes back as a race to settle.
             const changed = { id: form.elements.id.value };
             for (const name of ["title", "body", "due", "assignees"]) {
-              if (form.elements[name].value !== editing[name]) changed[name] = form.elements[name].value;
+              if (form.elements[name].value !== editing[name]) {
+                changed[name] = form.elements[name].value;
+                changed["was." + name] = editing[name];
+              }
             }
             if (Object.keys(changed).length > 1) post("edit", changed);
           });

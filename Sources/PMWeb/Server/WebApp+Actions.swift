@@ -34,13 +34,58 @@ extension WebApp {
         var json: [(String, String)] = []
         if let message { json.append(("message", message)) }
         do {
-            let (page, tasks) = try render(fields, reader, visitor)
-            json += [("board", page.columns(tasks)), ("bar", page.bar()), ("history", page.historyPart())]
+            json += try partsFor(fields, reader, visitor)
         } catch {
             json = [("message", describe(error, reader))]
             return WebResponse(status: 500, contentType: "application/json", body: Array(JSONText.object(json).utf8))
         }
         return WebResponse(status: status, contentType: "application/json", body: Array(JSONText.object(json).utf8))
+    }
+
+    /// `GET /board`: the parts as JSON, gzipped when the browser takes it;
+    /// the bytes are kept too, for the other pages that ask after the same change.
+    func boardParts(_ request: WebRequest, _ reader: WebReader, _ visitor: WebAccess.Visitor) -> WebResponse {
+        let packed = Gzip.accepted(request.headers["accept-encoding"])
+        let key = partsKey(request.query, reader, visitor) + (packed ? "\u{0}gzip" : "")
+        var response = WebResponse(status: 200, contentType: "application/json")
+        if packed { response.headers += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")] }
+        if let kept = answerCache[key], kept.version == live.version {
+            response.body = kept.body
+            return response
+        }
+        let plain = parts(request.query, reader, visitor, message: nil)
+        guard plain.status == 200, let body = packed ? Gzip.compress(plain.body) : plain.body else { return plain }
+        if answerCache.count > 64 || answerCache.values.contains(where: { $0.version != live.version }) {
+            answerCache = answerCache.filter { $0.value.version == live.version }
+        }
+        answerCache[key] = (live.version, body)
+        response.body = body
+        return response
+    }
+
+    private func partsKey(_ fields: [String: String], _ reader: WebReader, _ visitor: WebAccess.Visitor) -> String {
+        [
+            visitor.person, reader.localizer.language, reader.formatLocale, reader.zoneName ?? "", fields["q"] ?? "",
+            fields["mine"] ?? "", fields["overdue"] ?? "", syncing ? "1" : "0",
+        ].joined(separator: "\u{0}")
+    }
+
+    /// The columns, the bar and the history for this reader and filters:
+    /// made once per change of the board, whoever asks (fifty open pages
+    /// asking at once after a change cost one rendering).
+    private func partsFor(_ fields: [String: String], _ reader: WebReader, _ visitor: WebAccess.Visitor) throws -> [(
+        String, String
+    )] {
+        let key = partsKey(fields, reader, visitor)
+        if let kept = partsCache[key], kept.version == live.version { return kept.parts }
+        let (page, tasks) = try render(fields, reader, visitor)
+        let made = [("board", page.columns(tasks)), ("bar", page.bar()), ("history", page.historyPart())]
+        // The board may have been read again while rendering: kept under the version it is now.
+        if partsCache.count > 64 || partsCache.values.contains(where: { $0.version != live.version }) {
+            partsCache = partsCache.filter { $0.value.version == live.version }
+        }
+        partsCache[key] = (live.version, made)
+        return made
     }
 
     /// The page for these filter fields (`q`, `mine`, `overdue`), and the tasks it shows.
@@ -96,12 +141,17 @@ extension WebApp {
         }
         do {
             let message = try perform(action, fields, reader, session(for: visitor))
-            live.changed()
+            // A change to the board is seen by the session's afterChange; a
+            // news mark changes what this person's parts show.
+            if action == "seen" { live.changed(force: true) }
             return parts(view, reader, visitor, message: message)
         } catch WebRefusal.unknownAction {
             return parts(view, reader, visitor, message: reader.localizer.string(.webNotFound), status: 404)
+        } catch WebRefusal.lostRace(let lost) {
+            var response = parts(view, reader, visitor, message: reader.localizer.string(.webLostRace), status: 409)
+            response.body = Array(JSONText.withRace(response.body, race(lost, reader)).utf8)
+            return response
         } catch {
-            live.changed()
             return parts(view, reader, visitor, message: describe(error, reader), status: 409)
         }
     }
@@ -141,7 +191,12 @@ extension WebApp {
         -> String
     {
         // Only the fields the reader changed are sent: a colleague's change
-        // to another field meanwhile stays.
+        // to another field meanwhile stays; one to the same field is a race
+        // this edit lost, shown with both values.
+        if case .id(let id) = task, let current = try live.current().task(id) {
+            let lost = Self.lostRace(current, fields)
+            if !lost.isEmpty { throw WebRefusal.lostRace(lost) }
+        }
         var edit = Board.Edit()
         if fields["title"] != nil { edit.title = try Self.title(fields["title"]) }
         edit.body = fields["body"].map { $0.replacing("\r\n", with: "\n") }
@@ -175,6 +230,22 @@ extension WebApp {
         return sentences.resolved(try session.resolve(id, field: field, value: choices[choice].value))
     }
 
+    /// The fields the reader changed from a value (`was.FIELD`) that someone
+    /// else has changed since, to another value than the reader's: each
+    /// with theirs and the reader's.
+    static func lostRace(_ task: BoardTask, _ fields: [String: String]) -> [(field: String, theirs: String, mine: String)] {
+        let now: [String: String] = [
+            "title": task.title, "body": task.body, "due": task.due?.description ?? "",
+            "assignees": task.assignees.joined(separator: ", "),
+        ]
+        return ["title", "body", "due", "assignees"].compactMap { field in
+            guard let was = fields["was." + field], let mine = fields[field], let theirs = now[field] else { return nil }
+            let same = { (a: String, b: String) in a.trimmingWhiteSpace() == b.trimmingWhiteSpace() }
+            guard !same(theirs, was), !same(theirs, mine) else { return nil }
+            return (field, theirs, mine)
+        }
+    }
+
     /// A title as typed in a form: one line, not empty.
     static func title(_ typed: String?) throws -> String {
         let title = (typed ?? "").trimmingWhiteSpace()
@@ -187,6 +258,25 @@ extension WebApp {
         guard let typed, !typed.isEmpty else { return nil }
         guard let date = CivilDate(iso: typed) else { throw WebRefusal.badDate(typed) }
         return date
+    }
+
+    /// Each field of a lost race with both values, as the race dialog lists them.
+    func race(_ lost: [(field: String, theirs: String, mine: String)], _ reader: WebReader) -> String {
+        let l = reader.localizer
+        func value(_ text: String, _ field: String) -> String {
+            switch field {
+            case "due":
+                return FieldNames.value(text.isEmpty ? .null : .string(text), of: field, localizer: l, style: reader.style)
+            case "assignees": return l.quoted(TextSafety.escaped(text))
+            default: return FieldNames.value(.string(text), of: field, localizer: l, style: reader.style)
+            }
+        }
+        return lost.map { entry in
+            let label = entry.field == "assignees" ? l.string(.boardFormAssignees) : FieldNames.label(entry.field, l)
+            let line = l.string(
+                .webRaceValue, .text(label), .text(value(entry.theirs, entry.field)), .text(value(entry.mine, entry.field)))
+            return "<li>" + HTML.text(line) + "</li>"
+        }.joined()
     }
 
     /// An error said as the terminal says it (without `pm: error:`).
@@ -208,10 +298,20 @@ enum WebRefusal: Error {
     case badDate(String)
     case noSuchTask
     case unknownAction
+    /// An edit whose fields someone else changed meanwhile: field, their value, the reader's.
+    case lostRace([(field: String, theirs: String, mine: String)])
 }
 
 /// JSON for the script: an object of strings.
 enum JSONText {
+    /// `object` (an answer's JSON) with a `race` member added.
+    static func withRace(_ object: [UInt8], _ race: String) -> String {
+        var text = String(decoding: object, as: UTF8.self)
+        guard text.hasSuffix("}") else { return text }
+        text.removeLast()
+        return text + "," + string("race") + ":" + string(race) + "}"
+    }
+
     static func object(_ fields: [(String, String)]) -> String {
         "{" + fields.map { string($0.0) + ":" + string($0.1) }.joined(separator: ",") + "}"
     }

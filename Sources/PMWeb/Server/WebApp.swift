@@ -22,6 +22,10 @@ final class WebApp: WebResponder, @unchecked Sendable {
     private var invitesStamp: FileStamp?
     /// The sessions of the people let in by a personal link, by name.
     var sessions: [String: BoardSession] = [:]
+    /// The parts last made for each reader and filter, and the board's version they show.
+    var partsCache: [String: (version: Int, parts: [(String, String)])] = [:]
+    /// `GET /board`'s answers last made, as sent (gzipped or not).
+    var answerCache: [String: (version: Int, body: [UInt8])] = [:]
     private var port = 0
 
     /// Headers on every answer: nothing from elsewhere runs, frames, or learns the URL.
@@ -40,6 +44,13 @@ final class WebApp: WebResponder, @unchecked Sendable {
         self.launch = launch
         readers = WebReaders(fallbackZone: launch.session.environment.timeZone)
         live = LiveBoard(session: launch.session)
+        // A change made here leaves its board: kept, not read again (every
+        // person's session is made from this one and keeps the hook).
+        let before = launch.session.afterChange
+        launch.session.afterChange = { [live] board in
+            before(board)
+            live.adopt(board)
+        }
     }
 
     /// Starts answering for `port` and watching the board.
@@ -115,7 +126,7 @@ final class WebApp: WebResponder, @unchecked Sendable {
         guard let visitor = access.visitor(request) else { return .response(denied(reader)) }
         switch (request.method, request.path) {
         case ("GET", "/"): return .response(page(request, reader, visitor))
-        case ("GET", "/board"): return .response(parts(request.query, reader, visitor, message: nil))
+        case ("GET", "/board"): return .response(boardParts(request, reader, visitor))
         case ("GET", "/events"): return stream(visitor: access.visitorKey(request) ?? "")
         case ("POST", let path) where path.hasPrefix("/api/"):
             return .response(write(String(path.dropFirst(5)), request, reader, visitor))
@@ -129,7 +140,8 @@ final class WebApp: WebResponder, @unchecked Sendable {
     /// filters apply in its parts), so no secret in it (the CSRF token) is
     /// compressed beside text an attacker chose (BREACH).
     static func compress(_ response: inout WebResponse, for request: WebRequest) {
-        guard response.body.count > 1024, Gzip.accepted(request.headers["accept-encoding"]),
+        guard response.body.count > 1024, !response.headers.contains(where: { $0.0 == "Content-Encoding" }),
+            Gzip.accepted(request.headers["accept-encoding"]),
             let packed = Gzip.compress(response.body)
         else { return }
         response.body = packed

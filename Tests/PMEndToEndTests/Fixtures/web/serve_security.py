@@ -128,6 +128,21 @@ try:
     check(b"&lt;script&gt;" in page, "the page shows it as text")
     check(len(tasks()) == before + len(payloads), "each accepted add is on the board")
 
+    # An edit that lost a race: the title changed elsewhere since the form opened.
+    status, _, _ = request("POST", "/api/add", good, "title=Race%20card")
+    race_id = [task["id"] for task in tasks() if task["title"] == "Race card"][0]
+    subprocess.run([PM, "edit", race_id, "--title", "Theirs"], env=ENV, capture_output=True, check=True, timeout=30)
+    form = "id=%s&title=Mine&was.title=Race%%20card" % race_id
+    status, _, answer = request("POST", "/api/edit", good, form)
+    parts = json.loads(answer)
+    check(status == 409 and "Theirs" in parts.get("race", "") and "Mine" in parts.get("race", ""),
+          "an edit that lost a race shows both values (%d: %s)" % (status, parts.get("race")))
+    check([t["title"] for t in tasks() if t["id"] == race_id] == ["Theirs"], "and changed nothing")
+    status, _, _ = request("POST", "/api/edit", good, "id=%s&title=Mine" % race_id)
+    check(status == 200 and [t["title"] for t in tasks() if t["id"] == race_id] == ["Mine"], "keeping mine saves it")
+    status, _, _ = request("POST", "/api/edit", good, "id=%s&body=Notes&was.body=" % race_id)
+    check(status == 200, "a field nobody else changed is no race (%d)" % status)
+
     count = len(tasks())
     # A 100 MB body: refused without reading it all.
     sock = socket.create_connection((HOST, PORT), timeout=20)
