@@ -63,3 +63,25 @@ import Testing
         #expect(camille.newsMarkPath(boardID: board.id) != session.newsMarkPath(boardID: board.id))
     }
 }
+
+/// A reader that keeps the board open (`pm serve`) folds in what the log
+/// gained instead of reading the board again, and ends where a fresh read does.
+@Suite struct CatchUpTests {
+    @Test func aKeptBoardCatchesUpToAFreshRead() throws {
+        let dir = TemporaryDirectory()
+        let ids = CountingIDs()
+        let session = BoardSession(
+            environment: PMEnvironment(
+                now: { Date(timeIntervalSince1970: 1_795_000_000) }, makeID: { ids.make() }, timeZone: .utc, user: "ji-woo",
+                boardPath: dir.file("board.json"), stateDirectory: dir.file("state")))
+        let first = try session.add(title: "one").task
+        var kept = try #require(try session.store().load())
+        _ = try session.move(.id(first.id), to: .doing)
+        _ = try session.acting(as: "camille").add(title: "two")
+        try session.store().catchUp(&kept)
+        let fresh = try #require(try session.store().load())
+        #expect(kept.tasks.map(\.title) == fresh.tasks.map(\.title))
+        #expect(kept.tasks.map(\.state) == fresh.tasks.map(\.state))
+        #expect(kept.log.length == fresh.log.length && kept.tasks.map(\.state) == [.doing, .todo])
+    }
+}

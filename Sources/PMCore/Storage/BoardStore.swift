@@ -54,6 +54,14 @@ public struct BoardStore: Sendable {
         return board
     }
 
+    /// Brings `board`, as ``load()`` gave it earlier, up to date with what
+    /// its log gained since: only that is read and folded in (the whole log
+    /// again when it does not fold in place). For a reader that keeps the
+    /// board open (`pm serve`): its tasks stay decoded.
+    public func catchUp(_ board: inout Board) throws {
+        try rollForward(&board, log: eventLog(of: try targetPath()))
+    }
+
     /// Runs `body` on the board for a command that reads a few of its tasks
     /// (`pm show`): through the index when it still describes the file, so
     /// that only the tasks `body` asks for are decoded; otherwise, or when a

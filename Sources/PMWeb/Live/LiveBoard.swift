@@ -32,35 +32,36 @@ final class LiveBoard {
         seen = paths.map(FileStamp.init)
     }
 
-    /// The board now (read again only when its files changed).
+    /// The board now: read again only when its files changed, and then,
+    /// when its log only grew, by folding in what it gained (a 10k board is
+    /// not decoded again for each change).
     func current() throws -> Board {
         let stamps = paths.map(FileStamp.init)
         if let board, stamps == seen { return board }
-        let read = try session.loadBoard()
-        if stamps != seen { version += 1 }
+        let read: Board
+        if var kept = board, let was = seen[1], let now = stamps[1], was.inode == now.inode, now.size >= was.size,
+            (try? session.store().catchUp(&kept)) != nil, kept.log.length == Int(now.size)
+        {
+            read = kept
+        } else {
+            read = try session.loadBoard()
+        }
+        if stamps != seen {
+            // Seen here first: the pages are still told, at the next look.
+            version += 1
+            untold = true
+        }
         seen = stamps
         board = read
         return read
-    }
-
-    /// The board a change made here left (its session's `afterChange`):
-    /// kept instead of reading the files again, when it holds the whole log
-    /// on disk (no other writer came in between).
-    func adopt(_ changed: Board) {
-        let stamps = paths.map(FileStamp.init)
-        board = stamps[1].map { Int($0.size) == changed.log.length } == true ? changed : nil
-        seen = stamps
-        version += 1
-        untold = true
     }
 
     /// Looks at the files, and tells every page of what changed since it was last told.
     func poll() {
         let stamps = paths.map(FileStamp.init)
         if stamps != seen {
-            board = nil
-            seen = stamps
-            version += 1
+            // The pages are told; the board is caught up when next read.
+            _ = try? current()
             untold = true
         }
         guard untold else { return }

@@ -134,8 +134,10 @@ struct BoardPage {
     /// The three columns with their cards (the part live updates replace).
     func columns(_ tasks: [BoardTask]) -> String {
         var html = ""
+        // One pass over the tasks (a 10k board's), not one per column.
+        let byState = Dictionary(grouping: tasks, by: \.state)
         for state in TaskState.allCases {
-            let cards = tasks.filter { $0.state == state }
+            let cards = byState[state] ?? []
             let name = HTML.text(l.string(StateNames.key(state)))
             html += "<section class=\"column\" data-state=\"\(state.rawValue)\" aria-labelledby=\"column-\(state.rawValue)\">"
             html += "<h2 id=\"column-\(state.rawValue)\">\(name) <span class=\"count\">\(cards.count)</span></h2>\n"

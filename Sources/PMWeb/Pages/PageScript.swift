@@ -17,6 +17,8 @@ enum PageScript {
           const confirmDialog = document.getElementById("confirm");
           const editDialog = document.getElementById("edit");
           let busy = false;
+          // The board's version the page shows: a change it already shows (its own) is not fetched again.
+          let version = 0;
           let editing = null;
 
           function filterQuery() {
@@ -59,6 +61,7 @@ enum PageScript {
           // Swaps in new parts, keeping the focus on the same control when it is still there.
           function swap(parts) {
             const keep = focusKey();
+            if (parts.version !== undefined) version = Math.max(version, Number(parts.version));
             if (parts.board !== undefined) board.innerHTML = parts.board;
             if (parts.bar !== undefined) bar.innerHTML = parts.bar;
             if (parts.history !== undefined) {
@@ -293,7 +296,9 @@ enum PageScript {
           // Live: the server says when the board changed, anywhere.
           function listen() {
             const events = new EventSource("/events");
-            events.addEventListener("change", () => { if (!drag) refresh(); });
+            events.addEventListener("change", (event) => {
+              if (!drag && !(Number(event.data) <= version)) refresh();
+            });
             events.addEventListener("error", () => {
               document.body.classList.add("disconnected");
             });

@@ -46,6 +46,7 @@ extension WebApp {
     /// the bytes are kept too, for the other pages that ask after the same change.
     func boardParts(_ request: WebRequest, _ reader: WebReader, _ visitor: WebAccess.Visitor) -> WebResponse {
         let packed = Gzip.accepted(request.headers["accept-encoding"])
+        _ = try? live.current()
         let key = partsKey(request.query, reader, visitor) + (packed ? "\u{0}gzip" : "")
         var response = WebResponse(status: 200, contentType: "application/json")
         if packed { response.headers += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")] }
@@ -76,10 +77,15 @@ extension WebApp {
     private func partsFor(_ fields: [String: String], _ reader: WebReader, _ visitor: WebAccess.Visitor) throws -> [(
         String, String
     )] {
+        // The board's version as it is now (read again if its files changed).
+        _ = try live.current()
         let key = partsKey(fields, reader, visitor)
         if let kept = partsCache[key], kept.version == live.version { return kept.parts }
         let (page, tasks) = try render(fields, reader, visitor)
-        let made = [("board", page.columns(tasks)), ("bar", page.bar()), ("history", page.historyPart())]
+        let made = [
+            ("board", page.columns(tasks)), ("bar", page.bar()), ("history", page.historyPart()),
+            ("version", String(live.version)),
+        ]
         // The board may have been read again while rendering: kept under the version it is now.
         if partsCache.count > 64 || partsCache.values.contains(where: { $0.version != live.version }) {
             partsCache = partsCache.filter { $0.value.version == live.version }

@@ -44,13 +44,6 @@ final class WebApp: WebResponder, @unchecked Sendable {
         self.launch = launch
         readers = WebReaders(fallbackZone: launch.session.environment.timeZone)
         live = LiveBoard(session: launch.session)
-        // A change made here leaves its board: kept, not read again (every
-        // person's session is made from this one and keeps the hook).
-        let before = launch.session.afterChange
-        launch.session.afterChange = { [live] board in
-            before(board)
-            live.adopt(board)
-        }
     }
 
     /// Starts answering for `port` and watching the board.

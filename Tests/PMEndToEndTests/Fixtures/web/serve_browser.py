@@ -23,7 +23,7 @@ import time
 import zipfile
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
@@ -102,6 +102,19 @@ def card(title):
 def column_of(title):
     found = card(title)
     return found.find_element(By.XPATH, "./ancestor::section").get_attribute("data-state") if found else None
+
+
+def click(find, what):
+    """Clicks what `find` finds, again if a live update replaced it meanwhile."""
+    for _ in range(5):
+        try:
+            element = find()
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            element.click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.2)
+    fail("could not click " + what)
 
 
 def shot(step):
@@ -183,9 +196,7 @@ try:
     shot("dragged")
 
     # The deadline, with the date field, then undone.
-    button = card(title).find_element(By.CSS_SELECTOR, "button[data-action=edit]")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    click(lambda: card(title).find_element(By.CSS_SELECTOR, "button[data-action=edit]"), "Edit")
     wait(lambda: driver.find_element(By.ID, "edit").get_attribute("open") is not None, "the edit form")
     due = driver.find_element(By.CSS_SELECTOR, "#edit input[name=due]")
     check(due.get_attribute("type") == "date", "the deadline is the browser's date picker")
@@ -194,7 +205,7 @@ try:
     wait(lambda: card(title).get_attribute("data-due") == "2026-12-24", "the deadline saved")
     check(card(title).find_element(By.CSS_SELECTOR, ".due time").get_attribute("datetime") == "2026-12-24", "and shown")
     shot("deadline")
-    driver.find_element(By.ID, "undo").click()
+    click(lambda: driver.find_element(By.ID, "undo"), "Undo")
     wait(lambda: card(title).get_attribute("data-due") == "", "the deadline undone")
     check(driver.find_element(By.ID, "redo").is_enabled(), "redo is offered after an undo")
 
@@ -205,7 +216,7 @@ try:
     check(driver.execute_script("return window.pmMarker") == 1, "without a reload")
     check(card("From the terminal").find_elements(By.CSS_SELECTOR, ".new"), "a colleague's card is marked new")
     check(driver.find_elements(By.ID, "seen"), "and the bar offers to mark it seen")
-    driver.find_element(By.ID, "seen").click()
+    click(lambda: driver.find_element(By.ID, "seen"), "Seen")
     wait(lambda: not driver.find_elements(By.CSS_SELECTOR, ".card .new"), "the marks gone once seen")
 
     # The history, as pm history says it.
@@ -214,7 +225,7 @@ try:
     check(any(title in line for line in lines), "the history names the card added: %s" % lines[:3])
 
     # Sync from the page: it says it started, and the link ends online.
-    driver.find_element(By.ID, "sync").click()
+    click(lambda: driver.find_element(By.ID, "sync"), "Sync")
     wait(lambda: driver.find_element(By.ID, "status").text == table("web.syncing"), "the page says the sync started")
     wait(lambda: driver.find_element(By.CSS_SELECTOR, ".sync.online"), "the sync done, online", 20)
 
@@ -226,8 +237,7 @@ try:
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, ".card.conflict button[data-action=resolve]"), "the conflict shown", 5)
     choices = driver.find_elements(By.CSS_SELECTOR, ".card.conflict button[data-action=resolve]")
     check(len(choices) == 2, "both values offered (%d: %s)" % (len(choices), [c.text for c in choices]))
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", choices[1])
-    choices[1].click()
+    click(lambda: driver.find_elements(By.CSS_SELECTOR, ".card.conflict button[data-action=resolve]")[1], "Keep")
     wait(lambda: not driver.find_elements(By.CSS_SELECTOR, ".card.conflict"), "the conflict resolved")
     shot("resolved")
 
@@ -243,9 +253,7 @@ try:
 
     # Delete, with the question: no keeps it, yes deletes it.
     def ask():
-        button = card(title).find_element(By.CSS_SELECTOR, "button[data-action=delete]")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-        button.click()
+        click(lambda: card(title).find_element(By.CSS_SELECTOR, "button[data-action=delete]"), "Delete")
         wait(lambda: driver.find_element(By.ID, "confirm").get_attribute("open") is not None, "the question")
     ask()
     check(title in driver.find_element(By.CSS_SELECTOR, "#confirm .question").text, "the question names the card")
@@ -257,6 +265,17 @@ try:
     driver.find_element(By.CSS_SELECTOR, "#confirm button[value=yes]").click()
     wait(lambda: card(title) is None, "yes deletes it")
     shot("final")
+
+    # The language switch: the page again in another language, remembered.
+    other = {"en": "fr", "fr": "ko", "ko": "en"}[TAG]
+    switch = driver.find_element(By.ID, "language")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", switch)
+    from selenium.webdriver.support.ui import Select
+    Select(switch).select_by_value(other)
+    wait(lambda: driver.execute_script("return document.documentElement.lang") == other, "the page in " + other)
+    driver.get(driver.current_url)
+    wait(lambda: driver.execute_script("return document.documentElement.lang") == other, "remembered after a reload")
+    shot("switched")
 
     # Accessibility: axe-core, run in the page.
     with zipfile.ZipFile(AXE) as wheel:

@@ -128,8 +128,31 @@ try:
     check(b"&lt;script&gt;" in page, "the page shows it as text")
     check(len(tasks()) == before + len(payloads), "each accepted add is on the board")
 
+    # Another page hears of a change made through the server, and of one made by a command.
+    watcher = socket.create_connection((HOST, PORT), timeout=5)
+    watcher.sendall(("GET /events HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\n\r\n" % (HOSTPORT, session)).encode())
+
+    def heard():
+        seen = b""
+        try:
+            while b"event: change" not in seen:
+                data = watcher.recv(4096)
+                if not data:
+                    return False
+                seen += data
+            return True
+        except socket.timeout:
+            return False
+    watcher.recv(4096)
+    request("POST", "/api/add", good, "title=Heard")
+    check(heard(), "an open page is told of a change made through the server")
+    subprocess.run([PM, "add", "From a command"], env=ENV, capture_output=True, check=True, timeout=30)
+    check(heard(), "and of one made by a command")
+    watcher.close()
+
     # An edit that lost a race: the title changed elsewhere since the form opened.
-    status, _, _ = request("POST", "/api/add", good, "title=Race%20card")
+    status, _, answer = request("POST", "/api/add", good, "title=Race%20card")
+    check('data-title="Race card"' in json.loads(answer)["board"], "the answer to a change shows the board after it")
     race_id = [task["id"] for task in tasks() if task["title"] == "Race card"][0]
     subprocess.run([PM, "edit", race_id, "--title", "Theirs"], env=ENV, capture_output=True, check=True, timeout=30)
     form = "id=%s&title=Mine&was.title=Race%%20card" % race_id
@@ -272,6 +295,36 @@ for address in ["0.0.0.0", "192.0.2.123", "::"]:
     out = subprocess.run([PM, "serve", "--listen", address, "--port", "0"], env=lan, capture_output=True, text=True, timeout=30)
     check(out.returncode == 64 and "pm serve invite" in out.stderr, "--listen %s without invites: refused (%d)" % (address, out.returncode))
 check(not os.path.exists(lan["PM_BOARD"]), "and nothing was made")
+
+# --read-only: the page offers no change, and the server takes none.
+reading = subprocess.Popen([PM, "serve", "--port", "0", "--read-only"], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+try:
+    found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})", reading.stdout.readline())
+    port = int(found.group(1))
+    host = "127.0.0.1:%d" % port
+    viewer = http.client.HTTPConnection(HOST, port, timeout=20)
+    viewer.request("GET", "/?token=" + found.group(2), headers={"Host": host})
+    answer = viewer.getresponse()
+    answer.read()
+    cookie = answer.getheader("Set-Cookie").split(";")[0]
+    viewer.request("GET", "/", headers={"Host": host, "Cookie": cookie})
+    page = viewer.getresponse().read()
+    check(b'id="add"' not in page and b'data-action="delete"' not in page and b"Read only" in page,
+          "--read-only: no form, no delete, and the page says so")
+    token = re.search(rb'name="pm-csrf" content="([0-9a-f]{64})"', page).group(1).decode()
+    before = len(tasks())
+    for action, body in [("add", "title=Nope"), ("undo", ""), ("move", "id=%s&to=done" % race_id)]:
+        viewer.request("POST", "/api/" + action, body=body, headers={
+            "Host": host, "Cookie": cookie, "Origin": "http://" + host, "X-PM-CSRF": token,
+            "Content-Type": "application/x-www-form-urlencoded"})
+        answer = viewer.getresponse()
+        answer.read()
+        check(answer.status == 403, "--read-only refuses %s (%d)" % (action, answer.status))
+    check(len(tasks()) == before and [t["state"] for t in tasks() if t["id"] == race_id] != ["done"], "and nothing changed")
+finally:
+    reading.send_signal(signal.SIGTERM)
+    reading.communicate(timeout=10)
 
 # HTTPS with a certificate given: the link is https, the cookie Secure, plain HTTP gets nothing.
 import ssl
