@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "PMCoreTests", dependencies: ["PMCore", "PMICU", "PMTestSupport"]),
         .testTarget(name: "PMKitTests", dependencies: ["PMKit", "PMCore", "PMTestSupport"]),
         .testTarget(name: "PMViewsTests", dependencies: ["PMViews", "PMKit", "PMCore", "PMLocalization", "PMTestSupport"]),
-        .testTarget(name: "PMWebTests", dependencies: ["PMWeb"]),
+        .testTarget(name: "PMWebTests", dependencies: ["PMWeb", "PMICU"]),
         .testTarget(name: "PMCLITests", dependencies: ["PMCLI", "PMCore", "PMKit", "PMLocalization", "PMSync"]),
         .testTarget(
             name: "PMBoardUITests", dependencies: ["PMBoardUI", "PMCore", "PMICU", "PMLocalization"], exclude: ["Fixtures"]),

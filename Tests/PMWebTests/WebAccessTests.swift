@@ -1,3 +1,4 @@
+import PMICU
 import Testing
 
 @testable import PMWeb
@@ -118,5 +119,18 @@ import Testing
         let packed = try #require(Gzip.compress(page))
         #expect(packed.prefix(2) == [0x1F, 0x8B], "a gzip member")
         #expect(packed.count * 20 < page.count)
+    }
+}
+
+@Suite struct LocaleShapeTests {
+    /// ICU 72 crashes in its date pattern generator on a 12-letter language
+    /// (a browser's Accept-Language, LANG): only a locale's shape reaches it.
+    @Test func onlyALocalesShapeReachesICU() {
+        for good in ["fr", "ko_KR", "en_US_POSIX", "sr_Latn_RS", "es_419", "zh_Hans_CN", "en_XA", "fil_PH"] {
+            #expect(ICULocaleID.normalized(good) == good, "\(good)")
+        }
+        for bad in ["abcdefghijkl", "xxxxxxxxxxxx_US", "x", "en_USA_1", "12_US", "en_U", "ko_KR_x"] {
+            #expect(ICULocaleID.normalized(bad) == nil, "\(bad)")
+        }
     }
 }

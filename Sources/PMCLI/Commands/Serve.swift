@@ -44,6 +44,8 @@ struct ServeStart: PMCommand {
         guard (0...65_535).contains(port) else { throw CLIError.servePort(port) }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw CLIError.serveTLSPair }
         let address = try ServeAddress(listen)
+        // Every address at once: no one Host names it, and links could not say where.
+        guard !address.isUnspecified else { throw CLIError.serveAnyAddress(listen) }
         // Other machines only get in with a personal link (DESIGN.md §16).
         if !address.isLoopback, try context.session.inviteStore().load().invites.isEmpty {
             throw CLIError.serveNeedsInvites(listen)
@@ -92,6 +94,8 @@ struct ServeInvite: PMCommand {
         } else {
             throw CLIError.serveInviteAddress
         }
+        // The person serving acts as themselves already: a link in their name would share their undo and key.
+        if (try? Assignees.validName(name)) == context.environment.user { throw CLIError.serveInviteSelf(name) }
         let (person, token) = try context.session.invite(name)
         let l = context.localizer
         context.output.line(l.string(.serveInvited, context.shown(person)))
@@ -138,6 +142,8 @@ struct ServeInvites: PMCommand {
 struct ServeAddress {
     let text: String
     let isLoopback: Bool
+    /// `0.0.0.0` or `::`: every address of the machine.
+    let isUnspecified: Bool
 
     init(_ given: String) throws {
         var v4 = in_addr()
@@ -146,9 +152,11 @@ struct ServeAddress {
             text = given
             // 127.0.0.0/8, in network order.
             isLoopback = UInt32(bigEndian: v4.s_addr) >> 24 == 127
+            isUnspecified = v4.s_addr == 0
         } else if inet_pton(AF_INET6, given, &v6) == 1 {
             text = given
             isLoopback = withUnsafeBytes(of: v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+            isUnspecified = withUnsafeBytes(of: v6) { bytes in bytes.allSatisfy { $0 == 0 } }
         } else {
             throw CLIError.serveAddress(given)
         }

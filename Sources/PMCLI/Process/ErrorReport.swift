@@ -57,6 +57,8 @@ enum ErrorReport {
         case .serveMissing(let path): return ([l.string(.errorServeMissing, .text(TextSafety.escaped(path)))], .internalError)
         case .serveInviteAddress: return ([l.string(.errorServeInviteAddress)], .usage)
         case .serveTLSPair: return ([l.string(.errorServeTLSPair)], .usage)
+        case .serveAnyAddress(let text): return ([l.string(.errorServeAnyAddress, .text(TextSafety.escaped(text)))], .usage)
+        case .serveInviteSelf(let name): return ([l.string(.errorServeInviteSelf, .text(TextSafety.escaped(name)))], .usage)
         case .serveNotInvited(let name): return ([l.string(.errorServeNotInvited, .text(TextSafety.escaped(name)))], .refused)
         case .outputFailed(let call, let done):
             let why = MessageArgument.text(ErrorMessages.describe(call, l))

@@ -167,6 +167,10 @@ enum CLIError: Error {
     case serveNotInvited(String)
     /// `--tls-cert` without `--tls-key`, or the other way round.
     case serveTLSPair
+    /// `pm serve --listen 0.0.0.0` or `::`.
+    case serveAnyAddress(String)
+    /// `pm serve invite` for the person who serves the board.
+    case serveInviteSelf(String)
 }
 
 /// Where text goes: standard output (buffered, written at the end, every

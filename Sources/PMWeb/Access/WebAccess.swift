@@ -13,7 +13,10 @@ struct WebAccess {
         var csrf: String
         /// The hash of the personal link it came in by (nil: the printed one-time link).
         var invite: String?
+        /// When it came in, in the order of arrivals.
+        var since = 0
     }
+    private var entered = 0
 
     /// The token in the printed URL, until it is used.
     private(set) var entryToken: String?
@@ -70,8 +73,12 @@ struct WebAccess {
     /// visitor's cookie value, or nil when no link has that token.
     mutating func enter(invite token: String?, in list: InviteList) -> String? {
         guard let token, token.count == 64, let invite = list.invite(hash: BoardSession.tokenHash(token)) else { return nil }
+        // At most 16 browsers a link: the oldest let in is let go.
+        let same = visitors.filter { $0.value.invite == invite.tokenHash }
+        if same.count >= 16, let oldest = same.min(by: { $0.value.since < $1.value.since }) { visitors[oldest.key] = nil }
         let key = Self.randomToken()
-        visitors[key] = Visitor(person: invite.name, csrf: Self.randomToken(), invite: invite.tokenHash)
+        entered += 1
+        visitors[key] = Visitor(person: invite.name, csrf: Self.randomToken(), invite: invite.tokenHash, since: entered)
         return key
     }
 

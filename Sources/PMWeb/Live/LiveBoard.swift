@@ -81,6 +81,12 @@ final class LiveBoard {
     /// Adds a page's event stream (of the visitor whose cookie is `visitor`);
     /// returns its key for ``remove(_:)``.
     func add(_ sink: EventSink, visitor: String) -> Int {
+        // At most 8 streams a browser: its oldest is closed (tabs come and go).
+        let theirs = sinks.filter { $0.value.visitor == visitor }.keys.sorted()
+        for key in theirs.dropLast(7) {
+            sinks[key]?.sink.close()
+            sinks[key] = nil
+        }
         nextSink += 1
         sinks[nextSink] = (sink, visitor)
         sink.send("retry: 1000\n\n")

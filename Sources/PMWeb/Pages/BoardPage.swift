@@ -46,7 +46,7 @@ struct BoardPage {
         let title = HTML.text(l.string(.webTitle))
         var html = """
             <!DOCTYPE html>
-            <html lang="\(reader.languageTag)" data-zone="\(HTML.text(reader.zoneName ?? ""))">
+            <html lang="\(reader.languageTag)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">

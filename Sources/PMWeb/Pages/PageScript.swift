@@ -105,9 +105,11 @@ enum PageScript {
             }
           }
 
-          // The browser's time zone, for dates and "today" (a cookie the server reads).
+          // The browser's time zone, for dates and "today" (a cookie the server
+          // reads; the page itself never echoes it, beside its CSRF token).
           const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-          if (zone && document.documentElement.dataset.zone !== zone) {
+          const sent = document.cookie.split("; ").find((part) => part.startsWith("pm_zone="));
+          if (zone && sent !== "pm_zone=" + encodeURIComponent(zone)) {
             document.cookie = "pm_zone=" + encodeURIComponent(zone) + "; Path=/; SameSite=Strict";
             refresh();
           }

@@ -44,7 +44,10 @@ final class WebReaders {
     func reader(for request: WebRequest, cookieLanguage: String?) -> WebReader {
         let chosen = cookieLanguage.flatMap(Self.shipped)
         let tags = chosen.map { [$0] } ?? Self.acceptedLanguages(request.headers["accept-language"] ?? "")
-        let chain = Self.chain(tags)
+        // Only languages pm has a table for: a reader's header can name any
+        // number of others, and each would be kept as a localizer.
+        let shipped = Set(TableSource.shippedLanguages)
+        let chain = LanguageChain(Self.chain(tags).candidates.filter { shipped.contains(String($0.prefix { $0 != "_" })) })
         let key = chain.candidates.joined(separator: ":")
         let localizer = localizers[key] ?? Localizer(chain: chain)
         localizers[key] = localizer

@@ -55,6 +55,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var refused = false
     private var busy = false
     private var deadline: Scheduled<Void>?
+    /// A request read whole while the answers before it still wait to be
+    /// sent: handled once they are (a client that pipelines thousands of
+    /// requests and reads nothing must not fill the server's memory).
+    private var waiting: HTTPRequestHead?
+
+    /// Headers a request may carry once.
+    static let single: Set<String> = ["host", "origin", "cookie", "x-pm-csrf", "sec-fetch-site", "content-length"]
 
     init(responder: WebResponder, limits: Limits = Limits()) {
         self.responder = responder
@@ -86,15 +93,26 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             head = nil
             deadline?.cancel()
             busy = true
+            if context.channel.isWritable { dispatch(received, context: context) } else { waiting = received }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let received = waiting {
+            waiting = nil
             dispatch(received, context: context)
         }
+        context.fireChannelWritabilityChanged()
     }
 
     private func dispatch(_ received: HTTPRequestHead, context: ChannelHandlerContext) {
         let (path, query) = WebRequest.split(received.uri)
         var headers: [String: String] = [:]
-        for (name, value) in received.headers where headers[name.lowercased()] == nil {
-            headers[name.lowercased()] = value
+        for (name, value) in received.headers {
+            let key = name.lowercased()
+            // Two of a header that decides who may do what: which to believe? Neither.
+            if headers[key] != nil, Self.single.contains(key) { return refuse(400, context: context) }
+            if headers[key] == nil { headers[key] = value }
         }
         let request = WebRequest(
             method: received.method.rawValue, path: path, query: query, headers: headers, body: body)

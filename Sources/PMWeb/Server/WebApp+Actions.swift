@@ -56,8 +56,11 @@ extension WebApp {
         }
         let plain = parts(request.query, reader, visitor, message: nil)
         guard plain.status == 200, let body = packed ? Gzip.compress(plain.body) : plain.body else { return plain }
-        if answerCache.count > 64 || answerCache.values.contains(where: { $0.version != live.version }) {
+        // Kept for this version only, and at most 32 (a reader can ask for
+        // any number of filters and languages).
+        if answerCache.count >= 32 || answerCache.values.contains(where: { $0.version != live.version }) {
             answerCache = answerCache.filter { $0.value.version == live.version }
+            if answerCache.count >= 32 { answerCache = [:] }
         }
         answerCache[key] = (live.version, body)
         response.body = body
@@ -66,8 +69,9 @@ extension WebApp {
 
     private func partsKey(_ fields: [String: String], _ reader: WebReader, _ visitor: WebAccess.Visitor) -> String {
         [
-            visitor.person, reader.localizer.language, reader.formatLocale, reader.zoneName ?? "", fields["q"] ?? "",
-            fields["mine"] ?? "", fields["overdue"] ?? "", syncing ? "1" : "0",
+            visitor.person, reader.localizer.language, reader.formatLocale, reader.zoneName ?? "",
+            String((fields["q"] ?? "").prefix(200)), fields["mine"] == "1" ? "1" : "", fields["overdue"] == "1" ? "1" : "",
+            syncing ? "1" : "0",
         ].joined(separator: "\u{0}")
     }
 
@@ -87,8 +91,9 @@ extension WebApp {
             ("version", String(live.version)),
         ]
         // The board may have been read again while rendering: kept under the version it is now.
-        if partsCache.count > 64 || partsCache.values.contains(where: { $0.version != live.version }) {
+        if partsCache.count >= 32 || partsCache.values.contains(where: { $0.version != live.version }) {
             partsCache = partsCache.filter { $0.value.version == live.version }
+            if partsCache.count >= 32 { partsCache = [:] }
         }
         partsCache[key] = (live.version, made)
         return made

@@ -112,10 +112,17 @@ final class WebApp: WebResponder, @unchecked Sendable {
         case ("GET", "/static/app.js"): return .response(asset(PageScript.source, type: "text/javascript"))
         case ("GET", "/static/app.css"): return .response(asset(PageStyle.source, type: "text/css"))
         case ("GET", "/favicon.ico"): return .response(WebResponse(status: 204))
-        case ("GET", "/") where request.query["token"] != nil: return .response(enter(request, reader))
-        case ("GET", "/") where request.query["invite"] != nil: return .response(enterByInvite(request, reader))
+        // A link is opened by a person, never by another site's page: else
+        // any page could log a browser in as whoever the link names.
+        case ("GET", "/") where request.query["token"] != nil || request.query["invite"] != nil:
+            if let site = request.headers["sec-fetch-site"], site != "none", site != "same-origin" {
+                return .response(denied(reader))
+            }
+            return .response(request.query["token"] != nil ? enter(request, reader) : enterByInvite(request, reader))
         default: break
         }
+        // A revoked link stops at once, not at the next look at the list.
+        if access.visitor(request)?.invite != nil { reloadInvites() }
         guard let visitor = access.visitor(request) else { return .response(denied(reader)) }
         switch (request.method, request.path) {
         case ("GET", "/"): return .response(page(request, reader, visitor))

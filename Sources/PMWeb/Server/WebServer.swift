@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import PMKit
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,6 +16,7 @@ public enum WebServer {
     /// - Throws: ``ServeError/cannotListen(address:port:reason:)``.
     public static func serve(_ launch: ServeLaunch) throws {
         let tls = try launch.tls.map(tlsContext)
+        OpenFiles.raiseLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let app = WebApp(launch: launch)
@@ -55,7 +57,14 @@ public enum WebServer {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                // Beyond a number of open connections, a new one is closed at
+                // once (a flood must not take the descriptors everyone needs).
+                guard Connections.open.add(1, ordering: .relaxed).newValue <= Connections.limit else {
+                    Connections.open.subtract(1, ordering: .relaxed)
+                    return channel.close()
+                }
+                channel.closeFuture.whenComplete { _ in Connections.open.subtract(1, ordering: .relaxed) }
+                return channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     var limits = NIOHTTPDecoderLimitConfiguration()
                     limits.maxHeaderFieldCount = 64
@@ -67,12 +76,36 @@ public enum WebServer {
                 }
             }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // Not writable past 256 KiB waiting to be sent: the next request waits.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
     }
 
     /// The system's words for why listening failed (`Address already in use`).
     private static func reason(_ error: Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         return String(describing: error)
+    }
+}
+
+/// Connections open now, and how many may be.
+enum Connections {
+    static let open = Atomic<Int>(0)
+    /// Half the descriptors the process may open, at most 1024.
+    static let limit: Int = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 256 }
+        return max(16, min(1024, Int(limit.rlim_cur) / 2))
+    }()
+}
+
+/// The process's limit on open files.
+enum OpenFiles {
+    /// Raises the soft limit to the hard one (the board's live pages each hold a connection).
+    static func raiseLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = min(limit.rlim_max, 65_536)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 }
 

@@ -70,6 +70,12 @@ try:
     check(status == 403, "a wrong Host (DNS rebinding): 403 (%d)" % status)
     status, _, _ = request("GET", "/?token=" + TOKEN, {"Host": "127.0.0.1"})
     check(status == 403, "a Host without the port: 403 (%d)" % status)
+    status, _, _ = request("GET", "/?token=" + TOKEN, {"Sec-Fetch-Site": "cross-site"})
+    check(status == 403, "the link opened by another site's page: 403 (%d)" % status)
+    sock = socket.create_connection((HOST, PORT), timeout=10)
+    sock.sendall(("GET / HTTP/1.1\r\nHost: %s\r\nHost: evil.example\r\n\r\n" % HOSTPORT).encode())
+    check(sock.recv(100).startswith(b"HTTP/1.1 400"), "two Host headers: 400")
+    sock.close()
     status, headers, _ = request("GET", "/?token=" + TOKEN)
     check(status == 303 and headers.get("location") == "/", "the token is exchanged, and leaves the address bar (%d)" % status)
     cookie = headers.get("set-cookie", "")
@@ -79,6 +85,10 @@ try:
     check(status == 403, "the token works once (%d)" % status)
     status, headers, page = request("GET", "/", {"Cookie": session})
     check(status == 200, "the cookie opens the board (%d)" % status)
+    for language in ["abcdefghijkl", "xxxxxxxxxxxx_US", "x" * 35, "ko-KR;q=0.5, aaaaaaaaaaaaa"]:
+        status, _, _ = request("GET", "/board", {"Cookie": session, "Accept-Language": language})
+        check(status == 200, "Accept-Language %r: answered (%d)" % (language[:20], status))
+    check(server.poll() is None, "and the server lives")
     csp = headers.get("content-security-policy", "")
     check("script-src 'self'" in csp and "unsafe-inline" not in csp and "default-src 'none'" in csp, "a strict CSP: " + csp)
     check("access-control-allow-origin" not in headers, "no CORS header")
@@ -211,6 +221,19 @@ try:
         status, _, body = request("GET", path, {"Cookie": session})
         check(status == 404 and b"root:" not in body, "%s: 404 (%d)" % (path, status))
 
+    # Thousands of pipelined requests whose answers are never read: the
+    # server answers as fast as they are taken, not into its memory.
+    def rss():
+        with open("/proc/%d/status" % server.pid) as status:
+            return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
+    before_rss = rss()
+    sock = socket.create_connection((HOST, PORT), timeout=10)
+    sock.sendall(("GET /static/app.js HTTP/1.1\r\nHost: %s\r\n\r\n" % HOSTPORT).encode() * 20000)
+    time.sleep(3)
+    grown = rss() - before_rss
+    sock.close()
+    check(grown < 64 * 1024, "20,000 pipelined requests never read: the server grew by %d KB" % grown)
+
     # A slow client: a request begun and never finished is cut off.
     sock = socket.create_connection((HOST, PORT), timeout=30)
     sock.sendall(("GET / HTTP/1.1\r\nHost: %s\r\n" % HOSTPORT).encode())
@@ -291,9 +314,15 @@ check("Stopped" in out, "and it says so: " + out.strip())
 home_lan = os.path.join(HOME, "lan")
 os.makedirs(home_lan, exist_ok=True)
 lan = dict(ENV, HOME=home_lan, PM_BOARD=os.path.join(home_lan, "board.json"))
-for address in ["0.0.0.0", "192.0.2.123", "::"]:
+for address in ["192.0.2.123", "10.1.2.3", "2001:db8::1"]:
     out = subprocess.run([PM, "serve", "--listen", address, "--port", "0"], env=lan, capture_output=True, text=True, timeout=30)
     check(out.returncode == 64 and "pm serve invite" in out.stderr, "--listen %s without invites: refused (%d)" % (address, out.returncode))
+for address in ["0.0.0.0", "::"]:
+    out = subprocess.run([PM, "serve", "--listen", address, "--port", "0"], env=lan, capture_output=True, text=True, timeout=30)
+    check(out.returncode == 64 and "every address" in out.stderr, "--listen %s (every address): refused (%d)" % (address, out.returncode))
+out = subprocess.run([PM, "serve", "invite", "ji-woo", "--listen", "192.0.2.123", "--port", "8080"], env=lan,
+                     capture_output=True, text=True, timeout=30)
+check(out.returncode == 64, "a personal link for the one who serves: refused (%d)" % out.returncode)
 check(not os.path.exists(lan["PM_BOARD"]), "and nothing was made")
 
 # --read-only: the page offers no change, and the server takes none.
