@@ -112,21 +112,7 @@ struct HTMLExport: BoardExporter {
     }
 
     /// Text as HTML character data or an attribute value: nothing in it is markup.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 
     /// `fr`, `ko`, `en` from the table's language (`en_XA`: `en`).
     static func languageTag(_ language: String) -> String {

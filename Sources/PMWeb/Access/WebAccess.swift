@@ -113,17 +113,7 @@ struct WebAccess {
     }
 
     /// 32 random bytes in hex.
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        for _ in 0..<32 {
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func randomToken() -> String { BoardSession.randomToken() }
 
     /// Compares two tokens in time that does not depend on where they differ.
     static func same(_ a: String, _ b: String) -> Bool {

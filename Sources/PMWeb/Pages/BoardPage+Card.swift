@@ -120,22 +120,8 @@ extension BoardPage {
     }
 }
 
-/// Text made safe for HTML.
+/// Text made safe for HTML (PMViews' escaping, which `pm export html` uses too).
 enum HTML {
     /// Text as character data or an attribute value: nothing in it is markup.
-    static func text(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
-    }
+    static func text(_ text: String) -> String { HTMLText.escaped(text) }
 }
