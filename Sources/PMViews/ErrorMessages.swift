@@ -218,6 +218,8 @@ package enum ErrorMessages {
         let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
         switch error {
         case .noRemote: return [l.string(.errorNoRemote)]
+        case .inviteLookalike(let name, let like):
+            return [l.string(.errorInviteLookalike, safe(name), safe(like), .text(Sentences.codePoints(name)))]
         case .offline(let target, let waiting):
             let said =
                 waiting == 0

@@ -34,7 +34,7 @@ import Testing
     static func documented(_ error: SessionError) -> Int32 {
         switch error {
         case .noRemote: return 1
-        case .importNoSuchList, .importNoSuchMember, .remoteLooksLikeOption, .remoteFolderMissing: return 64
+        case .importNoSuchList, .importNoSuchMember, .remoteLooksLikeOption, .remoteFolderMissing, .inviteLookalike: return 64
         case .otherBoard: return 65
         case .offline: return 75
         case .syncFailed(_, let reason):
@@ -110,6 +110,7 @@ import Testing
         .syncFailed(target: "/share", reason: .busy), .syncFailed(target: "/share", reason: .local(detail: "clone")),
         .syncFailed(target: "/share", reason: .permission(target: "/share", detail: "denied")),
         .syncFailed(target: "/share", reason: .diskFull(target: "/share", detail: "full")),
+        .inviteLookalike(name: "j\u{0456}-woo", like: "ji-woo"),
     ]
 
     static let commandErrors: [CLIError] = [

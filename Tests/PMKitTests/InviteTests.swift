@@ -35,6 +35,17 @@ import Testing
         #expect(throws: PMError.self) { try session.invite("-x") }
     }
 
+    @Test func aNameThatReadsLikeAnothersGetsNoLink() throws {
+        let dir = TemporaryDirectory()
+        let session = session(dir)
+        _ = try session.invite("camille")
+        for name in ["j\u{0456}-woo", "Ji-Woo", "Camille", "c\u{0430}mille"] {
+            #expect(throws: SessionError.self, "\(name)") { try session.invite(name) }
+        }
+        #expect(try session.inviteStore().load().invites.map(\.name) == ["camille"], "nothing was added")
+        #expect(try session.invite("noah").name == "noah")
+    }
+
     @Test func aDamagedListIsSaidAsSuchAndLetsNobodyIn() throws {
         let dir = TemporaryDirectory()
         let session = session(dir)

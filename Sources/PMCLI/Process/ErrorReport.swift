@@ -105,7 +105,8 @@ enum ErrorReport {
         case .noRemote: return .refused
         case .offline: return .locked
         case .otherBoard: return .badData
-        case .importNoSuchList, .importNoSuchMember, .remoteLooksLikeOption, .remoteFolderMissing: return .usage
+        case .importNoSuchList, .importNoSuchMember, .remoteLooksLikeOption, .remoteFolderMissing, .inviteLookalike:
+            return .usage
         case .syncFailed(_, let reason):
             switch reason {
             case .badRemote: return .badData

@@ -1,4 +1,5 @@
 import PMCore
+import PMICU
 
 /// The people the web board serves beyond this machine (DESIGN.md §16):
 /// each has a personal link, their own undo history, news mark and signing
@@ -16,6 +17,14 @@ extension BoardSession {
         let person = try Assignees.validName(name)
         let store = inviteStore()
         var list = try store.load()
+        // A link in a name that reads like another's would be taken for theirs
+        // in the history (`jі-woo` with a Cyrillic і, `Ji-Woo`).
+        let others = Set(list.invites.map(\.name) + [environment.user]).subtracting([person])
+        if let like = others.sorted().first(where: { $0.lowercased() == person.lowercased() })
+            ?? ICUConfusables.lookalikes(of: [person], among: others).first?.like
+        {
+            throw SessionError.inviteLookalike(name: person, like: like)
+        }
         let token = Self.randomToken()
         list.invites.removeAll { $0.name == person }
         list.invites.append(.init(name: person, tokenHash: Self.tokenHash(token), created: now))

@@ -20,4 +20,6 @@ public enum SessionError: Error, Equatable, Sendable {
     case remoteFolderMissing(String)
     /// A sync with `target` (as the person named it) stopped for `reason`.
     case syncFailed(target: String, reason: SyncError)
+    /// `pm serve invite NAME`: NAME reads like `like`, who already has a link or serves the board.
+    case inviteLookalike(name: String, like: String)
 }
