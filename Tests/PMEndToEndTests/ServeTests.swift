@@ -5,6 +5,13 @@ import Testing
 /// HTTP client (Python's), and the board checked with `pm list` after
 /// every refusal.
 @Suite(.serialized) struct ServeTests {
+    /// The harness's own environment, without a faked clock: Python's
+    /// timeouts under libfaketime sleep for invalid times. The pm it starts
+    /// reads the real clock (these are real-clock tests).
+    static let harness: [String: String] = ProcessInfo.processInfo.environment.filter {
+        !["LD_PRELOAD", "FAKETIME", "FAKETIME_DONT_FAKE_MONOTONIC", "NO_FAKE_STAT"].contains($0.key)
+    }
+
     static let scripts = PMBinary.packageRoot.appendingPathComponent("Tests/PMEndToEndTests/Fixtures/web")
 
     /// Where `.ci/run` keeps axe-core (from the wheel PyPI ships it in).
@@ -44,7 +51,7 @@ import Testing
         let (status, output) = try runPython(
             script,
             [PMBinary.path, pm.home.path, language, String(width), String(height), shots, Self.axe, Self.scripts.path],
-            needs: ["selenium"])
+            needs: ["selenium"], environment: Self.harness)
         #expect(status == 0, "\(output)")
         #expect(output.hasSuffix("ALL OK\n"), "\(output)")
     }
@@ -59,7 +66,8 @@ import Testing
     @Test func hostileRequestsGetTheirAnswerAndChangeNothing() throws {
         let pm = PMBinary()
         let script = try String(contentsOf: ServeTests.scripts.appendingPathComponent("serve_security.py"), encoding: .utf8)
-        let (status, output) = try runPython(script, [PMBinary.path, pm.home.path, pm.boardPath])
+        let (status, output) = try runPython(
+            script, [PMBinary.path, pm.home.path, pm.boardPath], environment: ServeTests.harness)
         #expect(status == 0, "\(output)")
         #expect(output.hasSuffix("ALL OK\n"), "\(output)")
     }

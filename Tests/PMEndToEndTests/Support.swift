@@ -139,11 +139,13 @@ enum InProcessPM {
 /// needs: the one on `PATH` (pip's), then the system's (Debian's packages).
 /// A missing checker fails the test with what to install (the README's
 /// prerequisites line); it never skips silently.
-func runPython(_ script: String, _ arguments: [String], needs modules: [String] = []) throws -> (Int32, String) {
+func runPython(
+    _ script: String, _ arguments: [String], needs modules: [String] = [], environment: [String: String]? = nil
+) throws -> (Int32, String) {
     let check = modules.map { "import " + $0 }.joined(separator: "; ")
     for interpreter in ["/usr/bin/env", "/usr/bin/python3"] where FileManager.default.isExecutableFile(atPath: interpreter) {
         if try modules.isEmpty || runPythonScript(interpreter, check, []).0 == 0 {
-            return try runPythonScript(interpreter, script, arguments)
+            return try runPythonScript(interpreter, script, arguments, environment: environment)
         }
     }
     return (
@@ -153,9 +155,11 @@ func runPython(_ script: String, _ arguments: [String], needs modules: [String] 
     )
 }
 
-private func runPythonScript(_ interpreter: String, _ script: String, _ arguments: [String]) throws -> (Int32, String) {
+private func runPythonScript(
+    _ interpreter: String, _ script: String, _ arguments: [String], environment: [String: String]? = nil
+) throws -> (Int32, String) {
     try runCapturing(
-        interpreter, (interpreter == "/usr/bin/env" ? ["python3"] : []) + ["-c", script] + arguments)
+        interpreter, (interpreter == "/usr/bin/env" ? ["python3"] : []) + ["-c", script] + arguments, environment: environment)
 }
 
 /// Runs `executable` with `arguments` (and exactly `environment` when given,
