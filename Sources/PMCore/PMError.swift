@@ -67,6 +67,11 @@ public struct SystemCallError: Error, Equatable, Sendable {
     }
 }
 
+/// A part of a card that a person adds to, one at a time.
+public enum CardPart: String, Equatable, Sendable {
+    case labels, items, comments
+}
+
 /// Everything that can go wrong in the core. Cases carry data, never text:
 /// the command layer turns each into a localized message and an exit code.
 public enum PMError: Error, Equatable, Sendable {
@@ -94,6 +99,23 @@ public enum PMError: Error, Equatable, Sendable {
     case badAssignee(String)
     /// A card would have more than `limit` names (``Assignees/taskLimit``).
     case tooManyAssignees(limit: Int)
+    /// Not a label a card can carry (``Labels/validName(_:)``): as typed.
+    case badLabel(String)
+    /// Not a priority in any shipped language: as typed.
+    case unknownPriority(String)
+    /// A card would have more than `limit` labels, checklist items or comments.
+    case tooMany(CardPart, limit: Int)
+    /// No checklist item or comment of the card answers to this (a number
+    /// as shown, or an id): as typed.
+    case partNotFound(CardPart, String)
+    /// A checklist item or comment with nothing visible in it.
+    case emptyText(CardPart)
+    /// A checklist item or comment of `length` characters, over `limit`.
+    case textTooLong(CardPart, length: Int, limit: Int)
+    /// A checklist item or comment typed with a control, escape or bidi character.
+    case unsafeText(CardPart, Unicode.Scalar)
+    /// A comment only its author may rewrite or withdraw.
+    case notYourComment(author: String)
     /// The board file cannot be parsed; `line`/`column` are 1-based when known.
     case boardCorrupt(path: String, line: Int?, column: Int?, reason: CorruptionReason)
     /// A line of the event log other than its last cannot be read: the log

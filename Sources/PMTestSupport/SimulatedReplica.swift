@@ -107,6 +107,12 @@ public struct SimulatedReplica: Sendable {
         }
     }
 
+    /// Changes a card's labels, priority, checklist or comments.
+    @discardableResult
+    public mutating func card(_ id: TaskID, _ change: CardChange) -> Event? {
+        self.change { board, event, user, time in _ = try? board.change(id, change, eventID: event, by: user, at: time) }
+    }
+
     @discardableResult
     public mutating func delete(_ id: TaskID) -> Event? {
         change { board, event, user, time in _ = try? board.delete(id, eventID: event, by: user, at: time) }

@@ -51,6 +51,8 @@ package enum ErrorMessages {
             .bodyTooLong, .unsafeTitle, .badAssignee, .tooManyAssignees, .unsafeBody, .dateOutOfRange, .noSuchDate,
             .changeRefused:
             return describeInput(error, l, formatLocale: formatLocale)
+        case .badLabel, .unknownPriority, .tooMany, .partNotFound, .emptyText, .textTooLong, .unsafeText, .notYourComment:
+            return [describeCard(error, l)]
         case .nothingToUndo, .nothingToRedo, .undoConflict:
             return describeUndo(error, l, when: when, reader: reader)
         case .boardCorrupt, .logCorrupt, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog, .newerSchema,
@@ -92,6 +94,29 @@ package enum ErrorMessages {
         case .changeRefused(.badAssignee): return [l.string(.errorChangeBadAssignee)]
         case .changeRefused: return [l.string(.errorChangeRefused)]
         default: return [l.string(.errorInternal, safe(String(describing: error)))]
+        }
+    }
+
+    /// A label, priority, checklist item or comment refused.
+    private static func describeCard(_ error: PMError, _ l: Localizer) -> String {
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        switch error {
+        case .badLabel(let name): return l.string(.errorBadLabel, safe(name))
+        case .unknownPriority(let text): return l.string(.errorUnknownPriority, safe(text), .text(PriorityNames.accepted(l)))
+        case .tooMany(.labels, let limit): return l.string(.errorTooManyLabels, .number(limit))
+        case .tooMany(.items, let limit): return l.string(.errorTooManyItems, .number(limit))
+        case .tooMany(.comments, let limit): return l.string(.errorTooManyComments, .number(limit))
+        case .partNotFound(.comments, let text): return l.string(.errorCommentNotFound, safe(text))
+        case .partNotFound(_, let text): return l.string(.errorItemNotFound, safe(text))
+        case .emptyText(.comments): return l.string(.errorCommentEmpty)
+        case .emptyText: return l.string(.errorItemEmpty)
+        case .textTooLong(.comments, let length, let limit):
+            return l.string(.errorCommentTooLong, .number(length), .number(limit))
+        case .textTooLong(_, let length, let limit): return l.string(.errorItemTooLong, .number(length), .number(limit))
+        case .notYourComment(let author): return l.string(.errorNotYourComment, safe(author))
+        case .unsafeText(.comments, let scalar): return l.string(.errorCommentUnsafe, .text(character(scalar, l)))
+        case .unsafeText(_, let scalar): return l.string(.errorItemUnsafe, .text(character(scalar, l)))
+        default: return l.string(.errorInternal, safe(String(describing: error)))
         }
     }
 

@@ -10,7 +10,10 @@ package enum FieldNames {
         case "body": return localizer.string(.showBody)
         case "due": return localizer.string(.showDue)
         case "state": return localizer.string(.showState)
-        default: return TextSafety.escaped(field)
+        case "priority": return localizer.string(.showPriority)
+        default:
+            if case .item? = CardField(field) { return localizer.string(.showChecklistItem) }
+            return TextSafety.escaped(field)
         }
     }
 
@@ -20,6 +23,9 @@ package enum FieldNames {
             return TaskState(rawValue: name).map { localizer.string(StateNames.key($0)) } ?? TextSafety.escaped(name)
         case ("due", .null): return localizer.string(.showNoDue)
         case ("due", .string(let iso)): return CivilDate(iso: iso).map(style.date) ?? TextSafety.escaped(iso)
+        case ("priority", .null): return PriorityNames.name(nil, localizer: localizer)
+        case ("priority", .string(let name)) where Priority(rawValue: name) != nil:
+            return PriorityNames.name(Priority(rawValue: name), localizer: localizer)
         case (_, .string(let text)): return localizer.quoted(TextSafety.escaped(text))
         case (_, .null): return "-"
         case (_, .bool(let flag)): return flag ? "true" : "false"

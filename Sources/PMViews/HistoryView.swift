@@ -32,7 +32,11 @@ package struct HistoryView {
     }
 
     /// The text of `key`, or of its phrase when this view says changes as taken back.
-    private func say(_ key: L10nKey, _ arguments: MessageArgument...) -> String {
+    func say(_ key: L10nKey, _ arguments: MessageArgument...) -> String {
+        say(key, arguments: arguments)
+    }
+
+    private func say(_ key: L10nKey, arguments: [MessageArgument]) -> String {
         guard asTakenBack else { return localizer.string(key, arguments: arguments) }
         let phrases: [L10nKey: L10nKey] = [
             .historyAdded: .historyClauseAdded, .historyRemoved: .historyClauseRemoved,
@@ -42,7 +46,13 @@ package struct HistoryView {
             .historyDueChanged: .historyClauseDueChanged, .historyBodyChanged: .historyClauseBodyChanged,
             .historyAssigned: .historyClauseAssigned, .historyTook: .historyClauseTook,
             .historyTookWith: .historyClauseTookWith, .historyUnassigned: .historyClauseUnassigned,
-            .historySteppedBack: .historyClauseSteppedBack,
+            .historySteppedBack: .historyClauseSteppedBack, .historyLabeled: .historyClauseLabeled,
+            .historyUnlabeled: .historyClauseUnlabeled, .historyPriority: .historyClausePriority,
+            .historyItemAdded: .historyClauseItemAdded, .historyItemTicked: .historyClauseItemTicked,
+            .historyItemUnticked: .historyClauseItemUnticked, .historyItemRenamed: .historyClauseItemRenamed,
+            .historyItemMoved: .historyClauseItemMoved, .historyItemRemoved: .historyClauseItemRemoved,
+            .historyCommented: .historyClauseCommented, .historyCommentEdited: .historyClauseCommentEdited,
+            .historyCommentWithdrawn: .historyClauseCommentWithdrawn,
         ]
         return localizer.string(phrases[key] ?? key, arguments: arguments)
     }
@@ -116,7 +126,11 @@ package struct HistoryView {
         // Names assigned (or taken off) in one change make one sentence.
         var assigned: [String] = []
         var unassigned: [String] = []
+        var cardSentences = CardSentences()
         var sentences: [String] = event.changes.compactMap { change in
+            if let field = CardField(change.field), Assignees.name(ofField: change.field) == nil {
+                return cardSentences.sentence(of: field, change, in: event, view: self)
+            }
             // (A name assigned again, already shown, is assigned all the same.)
             if let name = Assignees.name(ofField: change.field), change.from != change.to || change.to == .bool(true) {
                 if change.to == .bool(true) {
@@ -150,7 +164,7 @@ package struct HistoryView {
         return sentences
     }
 
-    private func sentence(of change: FieldChange, in event: HistoryEvent) -> String {
+    func sentence(of change: FieldChange, in event: HistoryEvent) -> String {
         let l = localizer
         // The same value on both sides: someone picked it over a conflict's other values.
         if change.from == change.to {

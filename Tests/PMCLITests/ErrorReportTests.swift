@@ -16,10 +16,12 @@ import Testing
     /// (a new case does not compile until it is given one here).
     static func documented(_ error: PMError) -> Int32 {
         switch error {
-        case .taskNotFound, .ambiguousID, .invalidID, .unknownState, .nothingToUndo, .nothingToRedo, .undoConflict:
+        case .taskNotFound, .ambiguousID, .invalidID, .unknownState, .nothingToUndo, .nothingToRedo, .undoConflict,
+            .partNotFound, .notYourComment:
             return 1
         case .invalidDate, .emptyTitle, .titleTooLong, .bodyTooLong, .unsafeTitle, .unsafeBody, .badAssignee,
-            .tooManyAssignees, .dateOutOfRange, .noSuchDate, .changeRefused:
+            .tooManyAssignees, .dateOutOfRange, .noSuchDate, .changeRefused, .badLabel, .unknownPriority, .tooMany,
+            .emptyText, .textTooLong, .unsafeText:
             return 64
         case .boardCorrupt, .logCorrupt, .newerSchema, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog,
             .importRefused, .stateCorrupt:
@@ -97,6 +99,11 @@ import Testing
         .stateCorrupt(path: "/s", line: 1, column: 1, reason: .syntax, file: .syncState),
         .stateCorrupt(path: "/n", line: 1, column: 1, reason: .syntax, file: .newsMark),
         .stateCorrupt(path: "/n", file: .newsMark), .stateCorrupt(path: "/u"),
+        .badLabel("-x"), .unknownPriority("someday"), .tooMany(.labels, limit: 100), .tooMany(.items, limit: 200),
+        .tooMany(.comments, limit: 200), .partNotFound(.items, "9"), .partNotFound(.comments, "9"), .emptyText(.items),
+        .emptyText(.comments), .textTooLong(.items, length: 300, limit: 200),
+        .textTooLong(.comments, length: 2000, limit: 1000), .unsafeText(.items, "\t"), .unsafeText(.comments, "\u{1B}"),
+        .notYourComment(author: "ana"), .changeRefused(.badCardValue(field: "priority")),
     ]
 
     static let sessionErrors: [SessionError] = [
@@ -175,7 +182,7 @@ import Testing
     @Test func everyCoreErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.coreErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.coreErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 36, "one sample of each of PMError's cases: \(cases.sorted())")
+        #expect(cases.count == 44, "one sample of each of PMError's cases: \(cases.sorted())")
     }
 
     @Test func everySessionErrorIsSaidInEveryLanguageWithItsDocumentedCode() {

@@ -150,14 +150,14 @@ import Testing
         let future = Event(
             id: TaskID("99999999-0000-4000-8000-000000000001")!, replica: base.replica, author: "newer", at: base.at,
             clock: HybridClock(milliseconds: base.clock.milliseconds + 5), task: id, kind: .edited,
-            fields: ["priority": FieldChangeValues(new: .number("3"), old: .null, unknownFields: ["why": .string("x")])],
+            fields: ["effort": FieldChangeValues(new: .number("3"), old: .null, unknownFields: ["why": .string("x")])],
             unknownFields: ["device": .string("phone")])
         let archived = Event(
             id: TaskID("99999999-0000-4000-8000-000000000002")!, replica: base.replica, author: "newer", at: base.at,
             clock: HybridClock(milliseconds: base.clock.milliseconds + 6), task: id, kind: .other("archived"))
         a.receive([future, archived])
         let task = a.tasks.first { $0.id == id }
-        #expect(task?.unknownFields["priority"] == .number("3") && task?.title == "Tâche commune")
+        #expect(task?.unknownFields["effort"] == .number("3") && task?.title == "Tâche commune")
         for event in [future, archived] {
             let line = EventCodec.line(event)
             #expect(try EventCodec.decode(line: line.dropLast()) == event, "re-encoding keeps everything")

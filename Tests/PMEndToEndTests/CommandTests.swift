@@ -51,7 +51,10 @@ import Testing
         #expect(object["createdAt"] as? String == "2026-11-21T10:00:00.000Z")
         #expect(object["assignees"] as? [String] == [], "scripts always find the assignees, empty when nobody")
         #expect(
-            Set(object.keys) == ["id", "title", "body", "state", "due", "overdue", "createdAt", "updatedAt", "assignees"])
+            Set(object.keys) == [
+                "id", "title", "body", "state", "due", "overdue", "createdAt", "updatedAt", "assignees", "labels", "priority",
+                "checklist", "comments",
+            ])
         #expect(try pm.run(["rm", id]).stdout == "Removed 'Write the report' from DOING.\n")
         #expect(try pm.run(["list", "--json"]).stdout == "[]\n")
         // The log beside the board holds every change, one complete event a line.

@@ -132,12 +132,12 @@ import Testing
         var text = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"revision\": 6,", with: "\"revision\": 6,\n  \"syncPeers\": [\"laptop\"],")
         text = text.replacingOccurrences(
-            of: "\"title\": \"Release 1.0\",", with: "\"title\": \"Release 1.0\",\n      \"labels\": [\"v1\"],")
+            of: "\"title\": \"Release 1.0\",", with: "\"title\": \"Release 1.0\",\n      \"tags\": [\"v1\"],")
         try Data(text.utf8).write(to: URL(fileURLWithPath: pm.boardPath))
         #expect(try pm.run(["move", "a1b2", "todo"]).status == 0)
         let after = String(decoding: pm.boardBytes() ?? Data(), as: UTF8.self)
         #expect(after.contains("\"syncPeers\": [\n    \"laptop\"\n  ]"))
-        #expect(after.contains("\"labels\": [\n        \"v1\"\n      ]"))
+        #expect(after.contains("\"tags\": [\n        \"v1\"\n      ]"))
         #expect(after.contains("\"schemaVersion\": 2"), "converted to the event log on this first change")
     }
 

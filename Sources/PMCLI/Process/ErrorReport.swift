@@ -89,6 +89,8 @@ enum ErrorReport {
         case .invalidDate, .emptyTitle, .titleTooLong, .bodyTooLong, .unsafeTitle, .badAssignee, .tooManyAssignees,
             .unsafeBody, .dateOutOfRange, .noSuchDate, .changeRefused:
             return .usage
+        case .badLabel, .unknownPriority, .tooMany, .emptyText, .textTooLong, .unsafeText: return .usage
+        case .partNotFound, .notYourComment: return .refused
         case .nothingToUndo, .nothingToRedo, .undoConflict: return .refused
         case .boardCorrupt, .logCorrupt, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog, .newerSchema,
             .stateCorrupt, .importRefused:

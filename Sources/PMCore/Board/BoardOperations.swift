@@ -6,8 +6,8 @@ extension Board {
     /// - Returns: the new task.
     @discardableResult
     public mutating func add(
-        title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], id: TaskID, eventID: TaskID,
-        by user: String, at time: String
+        title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
+        priority: Priority? = nil, id: TaskID, eventID: TaskID, by user: String, at time: String
     ) throws -> BoardTask {
         var task = BoardTask(
             id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
@@ -16,6 +16,11 @@ extension Board {
             task.assignees = try assignees.map(Assignees.validName)
             if task.assignees.count > Assignees.taskLimit { throw PMError.tooManyAssignees(limit: Assignees.taskLimit) }
         }
+        if !labels.isEmpty {
+            task.labels = try labels.map(Labels.validName)
+            if task.labels.count > Labels.taskLimit { throw PMError.tooMany(.labels, limit: Labels.taskLimit) }
+        }
+        task.priority = priority
         tasks.append(task)
         // The task did not exist before: an add never scans the board.
         history.append(
@@ -30,11 +35,14 @@ extension Board {
         public var body: String?
         /// `.some(nil)` removes the deadline.
         public var due: CivilDate??
+        /// `.some(nil)` takes the priority away.
+        public var priority: Priority??
 
-        public init(title: String? = nil, body: String? = nil, due: CivilDate?? = nil) {
+        public init(title: String? = nil, body: String? = nil, due: CivilDate?? = nil, priority: Priority?? = nil) {
             self.title = title
             self.body = body
             self.due = due
+            self.priority = priority
         }
     }
 
@@ -70,6 +78,12 @@ extension Board {
                     to: due.map { .string($0.description) } ?? .null))
             task.due = due
             task.conflicts["due"] = nil
+        }
+        if let priority = edit.priority, priority != task.priority || task.conflicts["priority"] != nil {
+            let value = { (priority: Priority?) in priority.map { JSONValue.string($0.rawValue) } ?? .null }
+            changes.append(FieldChange(field: "priority", from: value(task.priority), to: value(priority)))
+            task.priority = priority
+            task.conflicts["priority"] = nil
         }
         guard !changes.isEmpty else { return task }
         task.updatedAt = time

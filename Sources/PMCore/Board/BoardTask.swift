@@ -33,6 +33,12 @@ public struct BoardTask: Equatable, Sendable {
         var live: [TaskID] = []
         var tracked = true
         var assignees: [String] = []
+        var labels: [String] = []
+        var priority: Priority?
+        /// Every item, removed ones too, in the order shown (``ChecklistItem/precedes(_:_:)``).
+        var checklist: [ChecklistItem] = []
+        /// Every comment, withdrawn ones too, oldest first.
+        var comments: [Comment] = []
     }
 
     public var title: String {
@@ -67,6 +73,30 @@ public struct BoardTask: Equatable, Sendable {
         get { box.shown.assignees }
         set { change { $0.assignees = Assignees.sorted(newValue) } }
     }
+    /// Its labels (``Labels``): each name once, sorted by bytes.
+    public var labels: [String] {
+        get { box.shown.labels }
+        set { change { $0.labels = Assignees.sorted(newValue) } }
+    }
+    /// Its priority; nil for none.
+    public var priority: Priority? {
+        get { box.shown.priority }
+        set { change { $0.priority = newValue } }
+    }
+    /// Its checklist as kept, removed items too, in the order shown.
+    public var allItems: [ChecklistItem] {
+        get { box.shown.checklist }
+        set { change { $0.checklist = newValue.sorted(by: ChecklistItem.precedes) } }
+    }
+    /// The checklist items a card shows, in order.
+    public var checklist: [ChecklistItem] { box.shown.checklist.filter(\.isShown) }
+    /// Its comments as kept, withdrawn ones too, oldest first.
+    public var allComments: [Comment] {
+        get { box.shown.comments }
+        set { change { $0.comments = newValue.sorted(by: Comment.precedes) } }
+    }
+    /// The comments a card shows (not withdrawn), oldest first.
+    public var comments: [Comment] { box.shown.comments.filter { $0.text != nil } }
     /// Fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue] {
         get { stored?.shown.unknownFields ?? box.shown.unknownFields }
@@ -278,11 +308,16 @@ public struct FieldChange: Equatable, Sendable {
     public var from: JSONValue
     /// The new value.
     public var to: JSONValue
+    /// For a checklist item's tick, removal or place: the item's text, so
+    /// that the line reads without folding the log (the log keeps it beside
+    /// the values, as ``CardField/contextKey``).
+    public var context: String?
 
-    public init(field: String, from: JSONValue, to: JSONValue) {
+    public init(field: String, from: JSONValue, to: JSONValue, context: String? = nil) {
         self.field = field
         self.from = from
         self.to = to
+        self.context = context
     }
 }
 

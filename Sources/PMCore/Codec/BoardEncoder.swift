@@ -118,8 +118,9 @@ public enum BoardEncoder {
         let heads = heads && task.tracked
         // Scripts always find the assignees in `--json`; a board file names them when there are some.
         let assignees = overdue != nil || !task.assignees.isEmpty
+        let card = cardKeys(of: task, output: overdue != nil, level: level)
         if task.unknownFields.isEmpty, task.conflicts.isEmpty, !task.restored {
-            writeKnownTask(task, overdue: overdue, into: &writer, level: level, heads: heads, assignees: assignees)
+            writeKnownTask(task, overdue: overdue, into: &writer, level: level, heads: heads, assignees: assignees, card: card)
             return
         }
         var fields: [(String, (inout JSONWriter) -> Void)] = [
@@ -136,6 +137,9 @@ public enum BoardEncoder {
             fields.insert(("overdue", { $0.raw(overdue ? "true" : "false") }), at: 5)
         }
         if !assignees { fields.removeFirst() }
+        fields += card.early
+        if let labels = card.labels { fields.append(("labels", labels)) }
+        if let priority = card.priority { fields.append(("priority", priority)) }
         if !task.conflicts.isEmpty {
             let conflicts = JSONValue.object(task.conflicts.mapValues { .array($0) })
             fields.append(("conflicts", { $0.value(conflicts, level: level + 1) }))
@@ -145,7 +149,7 @@ public enum BoardEncoder {
             fields.append(("heads", { writeHeads(of: task, into: &$0) }))
             fields.append(("live", { writeIDs(task.live, into: &$0) }))
         }
-        if !task.unknownFields.isEmpty || !task.conflicts.isEmpty || task.restored || heads {
+        do {
             let known = Set(fields.map(\.0))
             for (key, value) in task.unknownFields where !known.contains(key) {
                 fields.append((key, { $0.value(value, level: level + 1) }))
@@ -157,7 +161,8 @@ public enum BoardEncoder {
 
     /// The common case, written straight out: no closures, no sorting.
     private static func writeKnownTask(
-        _ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int, heads: Bool, assignees: Bool
+        _ task: BoardTask, overdue: Bool?, into writer: inout JSONWriter, level: Int, heads: Bool, assignees: Bool,
+        card: CardKeys
     ) {
         writer.raw("{\n")
         func key(_ name: StaticString) {
@@ -175,6 +180,13 @@ public enum BoardEncoder {
         key("body")
         writer.string(task.body)
         writer.bytes.append(contentsOf: separator)
+        for (name, write) in card.early {
+            writer.indent(level + 1)
+            writer.string(name)
+            writer.raw(": ")
+            write(&writer)
+            writer.bytes.append(contentsOf: separator)
+        }
         key("createdAt")
         writer.string(task.createdAt)
         writer.bytes.append(contentsOf: separator)
@@ -189,6 +201,11 @@ public enum BoardEncoder {
         key("id")
         writer.string(task.id.rawValue)
         writer.bytes.append(contentsOf: separator)
+        if let labels = card.labels {
+            key("labels")
+            labels(&writer)
+            writer.bytes.append(contentsOf: separator)
+        }
         if heads {
             key("live")
             writeIDs(task.live, into: &writer)
@@ -197,6 +214,11 @@ public enum BoardEncoder {
         if let overdue {
             key("overdue")
             writer.raw(overdue ? "true" : "false")
+            writer.bytes.append(contentsOf: separator)
+        }
+        if let priority = card.priority {
+            key("priority")
+            priority(&writer)
             writer.bytes.append(contentsOf: separator)
         }
         key("state")

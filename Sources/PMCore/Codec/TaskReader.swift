@@ -6,7 +6,7 @@ extension BoardDecoder {
     /// A task's keys, in the order ``readTask(_:)`` numbers them.
     fileprivate static let taskKeys = KnownKeys([
         "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored", "heads", "live",
-        "assignees",
+        "assignees", "labels", "priority", "checklist", "comments",
     ])
 
     /// - Parameter lazy: the bytes the reader reads, to keep the heads and
@@ -28,6 +28,7 @@ extension BoardDecoder {
         var liveRange: Range<Int>?
         var bodyAt: Int?
         var assignees: [String] = []
+        var card = CardRead()
         let start = reader.index
         try reader.readObject(known: taskKeys) { known, key, reader in
             switch known {
@@ -46,6 +47,7 @@ extension BoardDecoder {
             case 10 where lazy != nil: liveRange = try skipLive(&reader, field: key)
             case 10: live = try readIDs(&reader, field: key)
             case 11: assignees = try readAssignees(&reader, field: key)
+            case let number? where number >= 12: try card.read(number, &reader, field: key)
             default: unknown[key] = try reader.readValue()
             }
         }
@@ -58,7 +60,8 @@ extension BoardDecoder {
             id: id,
             fields: BoardTask.Fields(
                 title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt ?? createdAt,
-                unknownFields: unknown, conflicts: conflicts, restored: restored, assignees: assignees))
+                unknownFields: unknown, conflicts: conflicts, restored: restored, assignees: assignees,
+                labels: card.labels, priority: card.priority, checklist: card.checklist, comments: card.comments))
         if let lazy, let bodyAt { task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt)) }
         try attachHeads(to: &task, lazy: lazy, headsStart: headsStart, live: live, liveRange: liveRange)
         return task

@@ -45,8 +45,18 @@ extension BoardDecoder {
         let headsAt = try idLists(&reader, opening: "{")
         try literal(&reader, ",\n      \"id\": ")
         let id = try readID(&reader, field: "id")
+        var labels: [String] = []
+        if consume(&reader, ",\n      \"labels\": ") { labels = try readAssignees(&reader, field: "labels") }
         try literal(&reader, ",\n      \"live\": ")
         let liveAt = try idLists(&reader, opening: "[")
+        var priority: Priority?
+        if consume(&reader, ",\n      \"priority\": \"") {
+            guard let end = reader.bytes[reader.index...].prefix(8).firstIndex(of: UInt8(ascii: "\"")),
+                let read = Priority(rawValue: String(decoding: reader.bytes[reader.index..<end], as: UTF8.self))
+            else { throw GiveWay() }
+            priority = read
+            reader.index = end + 1
+        }
         try literal(&reader, ",\n      \"state\": ")
         let state: TaskState
         if consume(&reader, "\"todo\"") {
@@ -69,7 +79,8 @@ extension BoardDecoder {
             id: id,
             fields: BoardTask.Fields(
                 title: title, body: "", state: state, due: due, createdAt: createdAt, updatedAt: "",
-                unknownFields: [:], conflicts: [:], restored: false, assignees: assignees))
+                unknownFields: [:], conflicts: [:], restored: false, assignees: assignees, labels: labels,
+                priority: priority))
         task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt))
         task.decodeUpdatedAtLater(LazyText(bytes: lazy, at: updatedAt))
         task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsAt, liveAt: liveAt))

@@ -31,6 +31,8 @@ public enum EventProblem: Equatable, Sendable {
     /// An assignment of a name pm would not keep as it is, or to something
     /// other than true or false.
     case badAssignee
+    /// A label, priority, checklist item or comment pm would not keep as it is.
+    case badCardValue(field: String)
     /// Its line, written back, would not read as the same event.
     case unreadable
     /// Another event already came with this id and other content.
@@ -72,7 +74,8 @@ public enum EventProblem: Equatable, Sendable {
 
     /// Keys pm writes on a task itself: a field of that name would appear twice.
     public static let reservedFieldNames: Set<String> = [
-        "id", "updatedAt", "conflicts", "restored", "overdue", "heads", "live", "assignees",
+        "id", "updatedAt", "conflicts", "restored", "overdue", "heads", "live", "assignees", "labels", "checklist",
+        "comments",
     ]
 
     /// The problem with `event`, or nil when it may be merged.
@@ -148,6 +151,16 @@ public enum EventProblem: Equatable, Sendable {
                     values.new != .null || event.kind == .deleted
                 else { return .badAssignee }
                 guard values.conflicts.allSatisfy({ flags.contains($0) }) else { return .badAssignee }
+                continue
+            }
+            if let field = CardField(name) {
+                if case .label = field {
+                    names += 1
+                    if names > Assignees.eventLimit { return .oversized(field: "labels") }
+                }
+                guard CardCheck.admits(field, values, deletion: event.kind == .deleted) else {
+                    return .badCardValue(field: name)
+                }
                 continue
             }
             guard case .string(let text) = values.new else { continue }

@@ -300,13 +300,15 @@ public struct FoldedTasks: Equatable, Sendable {
                 set([name: values], on: &task)
                 continue
             }
+            let field = CardField(name)
+            if case .comment(let id)? = field, !Self.mayWrite(comment: id, values.new, by: event.author, on: task) { continue }
             let kept = (task.heads[name] ?? []).filter { head in
                 if let seen { return !seen.contains(head.event) }
                 // JSONValue's == compares strings by canonical equivalence: NFC and NFD are one value.
                 return !(head.value == values.old || values.conflicts.contains(head.value))
             }
             task.heads[name] = kept + [Head(event: event.id, value: values.new)]
-            if Assignees.name(ofField: name) == nil {
+            if field?.rule != .anyTrue {
                 set([name: values], on: &task)
             }
             refreshConflicts(name, of: &task, assignments: &assignments)
@@ -314,12 +316,31 @@ public struct FoldedTasks: Equatable, Sendable {
         task.setAssigned(assignments)
     }
 
-    /// An assignee field shows whether any of its heads assigns the name
-    /// (add wins): what an unassignment did not see keeps the name. A field
-    /// without heads keeps what it shows, as every field does.
-    private static func showAssignment(_ name: String, of task: BoardTask, assignments: inout [String: Bool]) {
-        guard let assignee = Assignees.name(ofField: name), let heads = task.heads[name], !heads.isEmpty else { return }
-        assignments[assignee] = heads.contains { $0.value == .bool(true) }
+    /// Whether `author` may write `value` into comment `id`: only a
+    /// comment's author writes it (a new one, a rewrite, a withdrawal), and
+    /// a rewrite keeps its author and time. Anything else is passed over, on
+    /// every copy alike.
+    private static func mayWrite(comment id: String, _ value: JSONValue, by author: String, on task: BoardTask) -> Bool {
+        let existing = task.allComments.first { $0.id == id }
+        guard let new = Comment(id: id, value: value) else {
+            return value == .null && (existing == nil || existing?.by == author)
+        }
+        guard new.by == author else { return false }
+        guard let existing else { return true }
+        return existing.by == author && existing.at == new.at
+    }
+
+    /// A field whose heads any of which says true shows true (an assignee,
+    /// a label, a tick, a removal: add wins): what its opposite did not see
+    /// keeps it. A field without heads keeps what it shows, as every field does.
+    private static func showAnyTrue(_ name: String, of task: inout BoardTask, assignments: inout [String: Bool]) {
+        guard let heads = task.heads[name], !heads.isEmpty else { return }
+        let shown = heads.contains { $0.value == .bool(true) }
+        if let assignee = Assignees.name(ofField: name) {
+            assignments[assignee] = shown
+        } else if let field = CardField(name) {
+            task.set(field, to: .bool(shown))
+        }
     }
 
     /// Keeps `heads` in a field: when the value shown is none of theirs, the
@@ -328,7 +349,7 @@ public struct FoldedTasks: Equatable, Sendable {
         _ heads: [Head], in name: String, of task: inout BoardTask, assignments: inout [String: Bool]
     ) {
         task.heads[name] = heads.isEmpty ? nil : heads
-        if let latest = heads.last, Assignees.name(ofField: name) == nil,
+        if let latest = heads.last, MergeRule.of(name) != .anyTrue,
             !heads.contains(where: { $0.value == LegacyMigration.contentValue(name, of: task) })
         {
             set([name: FieldChangeValues(new: latest.value, old: .null)], on: &task)
@@ -337,10 +358,12 @@ public struct FoldedTasks: Equatable, Sendable {
     }
 
     /// A field's conflicts: the values its heads hold besides the one shown,
-    /// each once (equal after normalisation is one value).
+    /// each once (equal after normalisation is one value). Fields of the
+    /// other rules never have any.
     private static func refreshConflicts(_ name: String, of task: inout BoardTask, assignments: inout [String: Bool]) {
-        if Assignees.name(ofField: name) != nil {
-            showAssignment(name, of: task, assignments: &assignments)
+        let rule = MergeRule.of(name)
+        if rule != .usual {
+            if rule == .anyTrue { showAnyTrue(name, of: &task, assignments: &assignments) }
             if task.conflicts[name] != nil { task.conflicts[name] = nil }
             return
         }
@@ -371,6 +394,8 @@ public struct FoldedTasks: Equatable, Sendable {
                     // Checked when read: a name pm keeps, true or false.
                     guard case .bool(let assigned) = values.new else { break }
                     assignments[assignee] = assigned
+                } else if let field = CardField(name) {
+                    task.set(field, to: values.new)
                 } else {
                     task.unknownFields[name] = values.new
                 }

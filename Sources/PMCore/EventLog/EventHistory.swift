@@ -27,7 +27,9 @@ extension HistoryEvent {
             let others = event.fields.keys.filter { !known.contains($0) && $0 != "state" && $0 != "createdAt" }.sorted()
             for name in known + others {
                 guard let values = event.fields[name] else { continue }
-                changes.append(FieldChange(field: name, from: values.old, to: values.new))
+                var context: String?
+                if case .string(let text)? = values.unknownFields[CardField.contextKey] { context = text }
+                changes.append(FieldChange(field: name, from: values.old, to: values.new, context: context))
             }
         case .other: return nil
         }
@@ -93,6 +95,7 @@ extension Event {
         var fields: [String: FieldChangeValues] = [:]
         let names = Set(["title", "body", "due", "state"]).union(old.unknownFields.keys).union(new.unknownFields.keys)
             .union((old.assignees + new.assignees).map(Assignees.field))
+            .union((old.cardFields + new.cardFields).map(\.name))
         var saw = Set<TaskID>()
         for name in names {
             // An undo or redo replaces only the value it takes back — the
@@ -108,6 +111,9 @@ extension Event {
             let picked = new.conflicts[name] == nil ? old.conflicts[name] ?? [] : []
             guard was != now || shown != now || !picked.isEmpty else { continue }
             fields[name] = FieldChangeValues(new: now, old: was, conflicts: picked)
+            if let context = CardField(name)?.context(in: new) ?? CardField(name)?.context(in: old) {
+                fields[name]?.unknownFields[CardField.contextKey] = .string(context)
+            }
             if let takenBack {
                 saw.insert(takenBack.event)
             } else {
@@ -119,9 +125,10 @@ extension Event {
         // concurrently does not take it away (add wins).
         for change in entry.changes
         where change.from == .bool(true) && change.to == .bool(true) && fields[change.field] == nil
-            && Assignees.name(ofField: change.field) != nil
+            && MergeRule.of(change.field) == .anyTrue
         {
             fields[change.field] = FieldChangeValues(new: .bool(true), old: .bool(true))
+            if let context = change.context { fields[change.field]?.unknownFields[CardField.contextKey] = .string(context) }
             for head in old.heads[change.field] ?? [] { saw.insert(head.event) }
         }
         return (fields, saw)

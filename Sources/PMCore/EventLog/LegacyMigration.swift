@@ -173,7 +173,7 @@ public enum LegacyMigration {
 
     /// Whether pm knows what the field holds: a content field or a name.
     static func isContentField(_ name: String) -> Bool {
-        contentNames.contains(name) || Assignees.name(ofField: name) != nil
+        contentNames.contains(name) || CardField(name) != nil
     }
 
     /// A task's fields as an event that makes or unmakes it carries them,
@@ -188,6 +188,9 @@ public enum LegacyMigration {
         }
         for name in task.assignees.prefix(Assignees.eventLimit) {
             fields[Assignees.field(name)] = FieldChangeValues(new: .bool(true), old: .null)
+        }
+        for field in task.cardFields {
+            fields[field.name] = FieldChangeValues(new: task.value(of: field), old: .null)
         }
         var extraValues = 0
         for name in task.unknownFields.keys.sorted() where fields.count < EventProblem.fieldLimit {
@@ -208,9 +211,7 @@ public enum LegacyMigration {
         case "state": return .string(task.state.rawValue)
         case "createdAt": return .string(task.createdAt)
         default:
-            if let assignee = Assignees.name(ofField: name) {
-                return .bool(Assignees.place(of: assignee, in: task.assignees).found)
-            }
+            if let field = CardField(name) { return task.value(of: field) }
             return task.unknownFields[name] ?? .null
         }
     }

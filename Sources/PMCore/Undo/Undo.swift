@@ -55,6 +55,15 @@ public struct Transition: Equatable, Sendable {
         return Assignees.sorted(before.symmetricDifference(after))
     }
 
+    /// The labels, priority, checklist parts and comments the change set
+    /// (each its own field, as in the log): undo compares and puts back only these.
+    public var cardFields: [CardField] {
+        guard let from, let to else { return [] }
+        var names = Set(from.cardFields.map(\.name))
+        names.formUnion(to.cardFields.map(\.name))
+        return names.sorted().compactMap(CardField.init).filter { from.value(of: $0) != to.value(of: $0) }
+    }
+
     /// Whether `now` still holds, for every field and name the change set,
     /// what `after` holds — or the change's value is still there beside a
     /// colleague's written at the same time (a conflict: nobody changed it
@@ -62,6 +71,10 @@ public struct Transition: Equatable, Sendable {
     func stillHolds(_ now: BoardTask, as after: BoardTask) -> Bool {
         fields.allSatisfy { $0.same(now, after) || now.heads[$0.rawValue]?.contains { $0.event == eventID } == true }
             && assigneeNames.allSatisfy { now.assignees.contains($0) == after.assignees.contains($0) }
+            && cardFields.allSatisfy { field in
+                now.value(of: field) == after.value(of: field)
+                    || now.heads[field.name]?.contains { $0.event == eventID } == true
+            }
     }
 }
 
@@ -231,6 +244,7 @@ extension Board {
                     if before.assignees.contains(name) { names.insert(name) } else { names.remove(name) }
                 }
                 if names != Set(task.assignees) { task.assignees = Array(names) }
+                for field in transition.cardFields { task.set(field, to: before.value(of: field)) }
                 task.updatedAt = time
                 restored = task
             } else {
@@ -249,6 +263,9 @@ extension Board {
         var left = current
         if var shown = current, let after = transition.to {
             for field in fields where !field.same(shown, after) { field.copy(from: after, into: &shown) }
+            for field in transition.cardFields where shown.value(of: field) != after.value(of: field) {
+                shown.set(field, to: after.value(of: field))
+            }
             left = shown
         }
         var entry = Self.event(from: left, to: restored, id: eventID, by: user, at: time)
@@ -306,6 +323,9 @@ extension Board {
             for name in Assignees.sorted(was.symmetricDifference(now)) {
                 changes.append(
                     FieldChange(field: Assignees.field(name), from: .bool(was.contains(name)), to: .bool(now.contains(name))))
+            }
+            for field in Transition(from: before, to: after, eventID: id, at: time).cardFields {
+                changes.append(FieldChange(field: field.name, from: before.value(of: field), to: after.value(of: field)))
             }
             if before.state != after.state {
                 return HistoryEvent(

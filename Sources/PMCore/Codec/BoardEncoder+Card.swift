@@ -1,0 +1,87 @@
+/// A card's labels, priority, checklist and comments in a board file, the
+/// undo state (`output: false`: everything the fold keeps, removed items and
+/// withdrawn comments too) and `--json` (`output: true`: what a card shows).
+extension BoardEncoder {
+    /// The card keys of `task` that are written, sorted, each with its writer:
+    /// in `--json` always, elsewhere only those that hold something.
+    typealias CardKeys = (
+        early: [(String, (inout JSONWriter) -> Void)], labels: ((inout JSONWriter) -> Void)?,
+        priority: ((inout JSONWriter) -> Void)?
+    )
+
+    static func cardKeys(of task: BoardTask, output: Bool, level: Int) -> CardKeys {
+        var early: [(String, (inout JSONWriter) -> Void)] = []
+        let items = output ? task.checklist : task.allItems
+        if output || !items.isEmpty {
+            early.append(("checklist", { writeItems(items, output: output, level: level, into: &$0) }))
+        }
+        let comments = output ? task.comments : task.allComments
+        if output || !comments.isEmpty {
+            early.append(("comments", { writeComments(comments, level: level, into: &$0) }))
+        }
+        let labels = task.labels
+        let priority = task.priority
+        return (
+            early, output || !labels.isEmpty ? { writeNames(labels, into: &$0) } : nil,
+            output || priority != nil
+                ? { writer in if let priority { writer.string(priority.rawValue) } else { writer.raw("null") } } : nil
+        )
+    }
+
+    /// One item a line, its keys sorted.
+    private static func writeItems(_ items: [ChecklistItem], output: Bool, level: Int, into writer: inout JSONWriter) {
+        writeLines(items.count, level: level, into: &writer) { writer, index in
+            let item = items[index]
+            writer.raw(item.done ? "{\"done\": true, \"id\": " : "{\"done\": false, \"id\": ")
+            writer.string(item.id)
+            if !output && !item.position.isEmpty {
+                writer.raw(", \"position\": ")
+                writer.string(item.position)
+            }
+            if !output && item.removed { writer.raw(", \"removed\": true") }
+            if let text = item.text {
+                writer.raw(", \"text\": ")
+                writer.string(text)
+            }
+            writer.raw("}")
+        }
+    }
+
+    /// One comment a line, its keys sorted.
+    private static func writeComments(_ comments: [Comment], level: Int, into writer: inout JSONWriter) {
+        writeLines(comments.count, level: level, into: &writer) { writer, index in
+            let comment = comments[index]
+            writer.raw("{\"at\": ")
+            writer.string(comment.at)
+            writer.raw(", \"by\": ")
+            writer.string(comment.by)
+            if let edited = comment.edited {
+                writer.raw(", \"edited\": ")
+                writer.string(edited)
+            }
+            writer.raw(", \"id\": ")
+            writer.string(comment.id)
+            writer.raw(", \"text\": ")
+            if let text = comment.text { writer.string(text) } else { writer.raw("null") }
+            writer.raw("}")
+        }
+    }
+
+    /// `[` elements one a line `]`, in a task at `level`.
+    private static func writeLines(
+        _ count: Int, level: Int, into writer: inout JSONWriter, element: (inout JSONWriter, Int) -> Void
+    ) {
+        guard count > 0 else {
+            writer.raw("[]")
+            return
+        }
+        writer.raw("[\n")
+        for index in 0..<count {
+            writer.indent(level + 2)
+            element(&writer, index)
+            writer.raw(index == count - 1 ? "\n" : ",\n")
+        }
+        writer.indent(level + 1)
+        writer.raw("]")
+    }
+}
