@@ -44,6 +44,13 @@ package struct TaskFields {
         if !task.assignees.isEmpty {
             rows.append((.showAssignees, task.assignees.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
         }
+        if let priority = task.priority {
+            let mark = PriorityNames.mark(priority, localizer: l)
+            rows.append((.showPriority, mark + " " + PriorityNames.name(priority, localizer: l), false))
+        }
+        if !task.labels.isEmpty {
+            rows.append((.showLabels, task.labels.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
+        }
         rows += [
             (.showCreated, style.dateTime(task.createdAt), false),
             (.showUpdated, style.dateTime(task.updatedAt), false),
@@ -55,5 +62,31 @@ package struct TaskFields {
         }
         if task.restored { rows.append((.showRestored, l.string(.showRestoredValue), false)) }
         return rows.map { Row(label: l.string($0.0), value: $0.1, alert: $0.2) }
+    }
+
+    /// The checklist as lines: its heading with the progress, then each
+    /// item with its number (what `pm check` takes) and a tick readable
+    /// without colour. Empty when the card has none.
+    package func checklist(_ task: BoardTask) -> (heading: String, items: [String]) {
+        let items = task.checklist
+        guard !items.isEmpty else { return ("", []) }
+        let (done, total) = task.progress
+        let lines = items.enumerated().map { index, item in
+            "\(index + 1). " + (item.done ? "[x] " : "[ ] ") + TextSafety.escaped(item.text ?? "")
+        }
+        return (localizer.string(.showChecklist, .number(done), .number(total)), lines)
+    }
+
+    /// The comments, oldest first: a heading each (number, author, time,
+    /// whether rewritten) and its text, lines kept.
+    package func comments(_ task: BoardTask) -> [(heading: String, text: [String])] {
+        task.comments.enumerated().map { index, comment in
+            var heading = localizer.string(
+                .showCommentBy, .text(String(index + 1)), .text(TextSafety.escaped(comment.by)),
+                .text(style.dateTime(comment.at)))
+            if comment.edited != nil { heading = localizer.string(.showCommentEdited, .text(heading)) }
+            let text = TextSafety.escaped(comment.text ?? "", keepNewlines: true)
+            return (heading, text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        }
     }
 }

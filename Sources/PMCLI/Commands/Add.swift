@@ -4,6 +4,7 @@ import PMICU
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 struct Add: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "add", abstract: help(.helpCommandAdd)) }
@@ -12,13 +13,17 @@ struct Add: PMCommand {
     @Option(help: ArgumentHelp(help(.helpBody))) var body: String = ""
     @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
     @Option(help: ArgumentHelp(help(.helpTo), valueName: "name")) var to: [String] = []
+    @Option(help: ArgumentHelp(help(.helpLabel), valueName: "label")) var label: [String] = []
+    @Option(help: ArgumentHelp(help(.helpPriority), valueName: "priority")) var priority: String?
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         let deadline = try due.map { try context.parseDate($0) }
         let added = try context.session.add(
-            title: title, body: body, due: deadline, assignees: try to.flatMap { try Assignees.names($0) })
+            title: title, body: body, due: deadline, assignees: try to.flatMap { try Assignees.names($0) },
+            labels: try label.flatMap { try Labels.names($0) },
+            priority: try priority.flatMap { try PriorityNames.parse($0, localizer: context.localizer) })
         context.output.line(output.json ? TaskJSON.object(added.task, today: context.environment.today) : added.shortID)
         for line in context.sentences.lookalikes(added.lookalikes) { context.output.errorLine(line) }
         if let due, let deadline { context.sayDayChosen(due, deadline) }

@@ -4,6 +4,7 @@ import PMICU
 import PMKit
 import PMLocalization
 import PMSync
+import PMViews
 
 struct Edit: PMCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(commandName: "edit", abstract: help(.helpCommandEdit)) }
@@ -13,13 +14,15 @@ struct Edit: PMCommand {
     @Option(help: ArgumentHelp(help(.helpBody))) var body: String?
     @Option(help: ArgumentHelp(help(.helpDue))) var due: String?
     @Flag(name: .customLong("no-due"), help: ArgumentHelp(help(.helpNoDue))) var noDue = false
+    @Option(help: ArgumentHelp(help(.helpPriority), valueName: "priority")) var priority: String?
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         if due != nil && noDue { throw CLIError.dueAndNoDue }
-        if title == nil && body == nil && due == nil && !noDue { throw CLIError.nothingToEdit }
+        if title == nil && body == nil && due == nil && !noDue && priority == nil { throw CLIError.nothingToEdit }
         var change = Board.Edit(title: title, body: body)
+        if let priority { change.priority = .some(try PriorityNames.parse(priority, localizer: context.localizer)) }
         if noDue { change.due = .some(nil) }
         if let due { change.due = .some(try context.parseDate(due)) }
         let edited = try context.session.edit(.typed(id), change)

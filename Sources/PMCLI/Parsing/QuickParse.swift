@@ -85,12 +85,15 @@ enum QuickParse {
         return words
     }
 
-    /// `pm add TITLE [--body B] [--due D] [--to NAME]…`
+    /// `pm add TITLE [--body B] [--due D] [--to NAME]… [--label L]… [--priority P]`
     private static func add(_ rest: ArraySlice<String>) -> ParsableCommand? {
-        guard let w = words(rest, 1, options: ["--body", "--due", "--to"], repeatable: ["--to"]) else { return nil }
+        guard
+            let w = words(
+                rest, 1, options: ["--body", "--due", "--to", "--label", "--priority"], repeatable: ["--to", "--label"])
+        else { return nil }
         var command = Add()
         (command.title, command.body, command.due) = (w.positionals[0], w.value("--body") ?? "", w.value("--due"))
-        command.to = w.values["--to"] ?? []
+        (command.to, command.label, command.priority) = (w.values["--to"] ?? [], w.values["--label"] ?? [], w.value("--priority"))
         (command.common, command.output) = (w.common, w.json)
         return command
     }
@@ -118,11 +121,14 @@ enum QuickParse {
         return command
     }
 
-    /// `pm edit ID [--title T] [--body B] [--due D | --no-due]`
+    /// `pm edit ID [--title T] [--body B] [--due D | --no-due] [--priority P]`
     private static func edit(_ rest: ArraySlice<String>) -> ParsableCommand? {
-        guard let w = words(rest, 1, options: ["--title", "--body", "--due"], flags: ["--no-due"]) else { return nil }
+        guard let w = words(rest, 1, options: ["--title", "--body", "--due", "--priority"], flags: ["--no-due"]) else {
+            return nil
+        }
         var command = Edit()
         (command.id, command.title, command.body) = (w.positionals[0], w.value("--title"), w.value("--body"))
+        command.priority = w.value("--priority")
         (command.due, command.noDue) = (w.value("--due"), w.flags.contains("--no-due"))
         (command.common, command.output) = (w.common, w.json)
         return command

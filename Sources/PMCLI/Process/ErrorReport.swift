@@ -60,6 +60,19 @@ enum ErrorReport {
         case .serveAnyAddress(let text): return ([l.string(.errorServeAnyAddress, .text(TextSafety.escaped(text)))], .usage)
         case .serveInviteSelf(let name): return ([l.string(.errorServeInviteSelf, .text(TextSafety.escaped(name)))], .usage)
         case .serveNotInvited(let name): return ([l.string(.errorServeNotInvited, .text(TextSafety.escaped(name)))], .refused)
+        case .checkAction(let text): return ([l.string(.errorCheckAction, .text(TextSafety.escaped(text)))], .usage)
+        case .checkArguments(let action):
+            let form: L10nKey =
+                switch action {
+                case "add": .checkFormAdd
+                case "rename": .checkFormRename
+                case "move": .checkFormMove
+                default: .checkFormItem
+                }
+            return ([l.string(.errorCheckArguments, .text(action), .text(l.string(form)))], .usage)
+        case .checkPlace(let text, let count):
+            return ([l.string(.errorCheckPlace, .text(TextSafety.escaped(text)), .number(count))], .usage)
+        case .commentOptions: return ([l.string(.errorCommentOptions)], .usage)
         case .outputFailed(let call, let done):
             let why = MessageArgument.text(ErrorMessages.describe(call, l))
             switch done {

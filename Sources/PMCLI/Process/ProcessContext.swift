@@ -171,6 +171,14 @@ enum CLIError: Error {
     case serveAnyAddress(String)
     /// `pm serve invite` for the person who serves the board.
     case serveInviteSelf(String)
+    /// `pm check ID ACTION` with an action it does not know.
+    case checkAction(String)
+    /// `pm check ID ACTION` with too few or too many words after it.
+    case checkArguments(String)
+    /// `pm check ID move N PLACE` with a place that is not 1 to `count`.
+    case checkPlace(String, count: Int)
+    /// `pm comment` with a text, `--edit` and `--withdraw` that do not go together.
+    case commentOptions
 }
 
 /// Where text goes: standard output (buffered, written at the end, every

@@ -150,6 +150,13 @@ struct BoardView {
                 lines.add(style.dim(names))
                 lines.end(width: indentCells + TerminalCells.width(of: names))
             }
+            let card = CardMarks.line(task)
+            if !card.isEmpty {
+                let text = TerminalCells.truncate(card, toWidth: max(1, width - indentCells))
+                lines.add(indent)
+                lines.add(style.dim(text))
+                lines.end(width: indentCells + TerminalCells.width(of: text))
+            }
             for mark in marks {
                 let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
                 lines.add(indent)
@@ -165,7 +172,8 @@ struct BoardView {
     private func addTitleLine(
         _ task: BoardTask, idCells: Int, width: Int, dim: (start: String, end: String), to lines: inout Lines
     ) {
-        let title = TextSafety.escaped(task.title)
+        let priority = PriorityNames.mark(task.priority, localizer: localizer)
+        let title = priority.isEmpty ? TextSafety.escaped(task.title) : priority + " " + TextSafety.escaped(task.title)
         let room = max(1, width - idCells - 1)
         // The id written as hex digits where it goes, dimmed when in colour.
         if !dim.start.isEmpty { lines.add(dim.start) }

@@ -13,7 +13,8 @@ struct TaskView {
 
     func render(_ task: BoardTask) -> [String] {
         let l = localizer
-        let rows = TaskFields(localizer: l, style: style, today: today).rows(task)
+        let fields = TaskFields(localizer: l, style: style, today: today)
+        let rows = fields.rows(task)
         let labelWidth = rows.map { TerminalCells.width(of: $0.label) }.max() ?? 0
         var lines = rows.map { row in
             style.bold(TerminalCells.pad(row.label, toWidth: labelWidth)) + "  " + (row.alert ? style.red(row.value) : row.value)
@@ -24,6 +25,15 @@ struct TaskView {
             lines.append(style.bold(l.string(.showBody)))
             lines += TextSafety.escaped(task.body, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
                 .map(String.init)
+        }
+        let checklist = fields.checklist(task)
+        if !checklist.items.isEmpty {
+            lines += ["", style.bold(checklist.heading)] + checklist.items.map { "  " + $0 }
+        }
+        let comments = fields.comments(task)
+        if !comments.isEmpty {
+            lines += ["", style.bold(l.string(.showComments))]
+            for comment in comments { lines += ["  " + style.dim(comment.heading)] + comment.text.map { "    " + $0 } }
         }
         return lines
     }

@@ -33,14 +33,17 @@ extension BoardSession {
     }
 
     /// Adds a task to TODO.
-    public func add(title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = []) throws -> Added {
+    public func add(
+        title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
+        priority: Priority? = nil
+    ) throws -> Added {
         let env = environment
         let id = env.makeID()
         return try change { board in
             let lookalikes = Self.lookalikes(of: assignees, on: board)
             let task = try board.add(
-                title: title, body: body, due: due, assignees: assignees, id: id, eventID: env.makeID(), by: env.user,
-                at: now)
+                title: title, body: body, due: due, assignees: assignees, labels: labels, priority: priority, id: id,
+                eventID: env.makeID(), by: env.user, at: now)
             return Added(task: task, shortID: TaskLookup.shortID(of: task.id, among: board.tasks), lookalikes: lookalikes)
         }
     }
@@ -95,6 +98,16 @@ extension BoardSession {
             var result = try assigned(try ref.find(in: board), adding: adding, removing: removing, in: &board)
             result.lookalikes = lookalikes
             return result
+        }
+    }
+
+    /// Changes a card's labels, priority, checklist or comments (one undo step).
+    public func change(_ ref: TaskRef, _ card: CardChange) throws -> Edited {
+        let env = environment
+        return try change { board in
+            let known = board.history.appended.count
+            let (_, after) = try board.change(try ref.find(in: board), card, eventID: env.makeID(), by: env.user, at: now)
+            return Edited(task: after, made: board.history.appended.count > known ? board.history.appended.last : nil)
         }
     }
 
