@@ -69,7 +69,7 @@ public struct SystemCallError: Error, Equatable, Sendable {
 
 /// A part of a card that a person adds to, one at a time.
 public enum CardPart: String, Equatable, Sendable {
-    case labels, items, comments
+    case labels, items, comments, views
 }
 
 /// Everything that can go wrong in the core. Cases carry data, never text:
@@ -114,6 +114,10 @@ public enum PMError: Error, Equatable, Sendable {
     case textTooLong(CardPart, length: Int, limit: Int)
     /// A checklist item or comment typed with a control, escape or bidi character.
     case unsafeText(CardPart, Unicode.Scalar)
+    /// Not a name a saved view can have (the rules of a label): as typed.
+    case badViewName(String)
+    /// No saved view has this name: as typed.
+    case viewNotFound(String)
     /// A comment only its author may rewrite or withdraw.
     case notYourComment(author: String)
     /// The board file cannot be parsed; `line`/`column` are 1-based when known.

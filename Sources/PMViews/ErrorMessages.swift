@@ -51,7 +51,8 @@ package enum ErrorMessages {
             .bodyTooLong, .unsafeTitle, .badAssignee, .tooManyAssignees, .unsafeBody, .dateOutOfRange, .noSuchDate,
             .changeRefused:
             return describeInput(error, l, formatLocale: formatLocale)
-        case .badLabel, .unknownPriority, .tooMany, .partNotFound, .emptyText, .textTooLong, .unsafeText, .notYourComment:
+        case .badLabel, .unknownPriority, .tooMany, .partNotFound, .emptyText, .textTooLong, .unsafeText, .notYourComment,
+            .badViewName, .viewNotFound:
             return [describeCard(error, l)]
         case .nothingToUndo, .nothingToRedo, .undoConflict:
             return describeUndo(error, l, when: when, reader: reader)
@@ -106,6 +107,9 @@ package enum ErrorMessages {
         case .tooMany(.labels, let limit): return l.string(.errorTooManyLabels, .number(limit))
         case .tooMany(.items, let limit): return l.string(.errorTooManyItems, .number(limit))
         case .tooMany(.comments, let limit): return l.string(.errorTooManyComments, .number(limit))
+        case .tooMany(.views, let limit): return l.string(.errorTooManyViews, .number(limit))
+        case .badViewName(let name): return l.string(.errorBadViewName, safe(name))
+        case .viewNotFound(let name): return l.string(.errorViewNotFound, safe(name))
         case .partNotFound(.comments, let text): return l.string(.errorCommentNotFound, safe(text))
         case .partNotFound(_, let text): return l.string(.errorItemNotFound, safe(text))
         case .emptyText(.comments): return l.string(.errorCommentEmpty)

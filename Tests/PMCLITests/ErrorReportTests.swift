@@ -17,11 +17,11 @@ import Testing
     static func documented(_ error: PMError) -> Int32 {
         switch error {
         case .taskNotFound, .ambiguousID, .invalidID, .unknownState, .nothingToUndo, .nothingToRedo, .undoConflict,
-            .partNotFound, .notYourComment:
+            .partNotFound, .notYourComment, .viewNotFound:
             return 1
         case .invalidDate, .emptyTitle, .titleTooLong, .bodyTooLong, .unsafeTitle, .unsafeBody, .badAssignee,
             .tooManyAssignees, .dateOutOfRange, .noSuchDate, .changeRefused, .badLabel, .unknownPriority, .tooMany,
-            .emptyText, .textTooLong, .unsafeText:
+            .emptyText, .textTooLong, .unsafeText, .badViewName:
             return 64
         case .boardCorrupt, .logCorrupt, .newerSchema, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog,
             .importRefused, .stateCorrupt:
@@ -103,7 +103,8 @@ import Testing
         .tooMany(.comments, limit: 200), .partNotFound(.items, "9"), .partNotFound(.comments, "9"), .emptyText(.items),
         .emptyText(.comments), .textTooLong(.items, length: 300, limit: 200),
         .textTooLong(.comments, length: 2000, limit: 1000), .unsafeText(.items, "\t"), .unsafeText(.comments, "\u{1B}"),
-        .notYourComment(author: "ana"), .changeRefused(.badCardValue(field: "priority")),
+        .notYourComment(author: "ana"), .changeRefused(.badCardValue(field: "priority")), .badViewName("-v"),
+        .viewNotFound("bugs"), .tooMany(.views, limit: 200), .changeRefused(.badView),
     ]
 
     static let sessionErrors: [SessionError] = [
@@ -182,7 +183,7 @@ import Testing
     @Test func everyCoreErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.coreErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.coreErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 44, "one sample of each of PMError's cases: \(cases.sorted())")
+        #expect(cases.count == 46, "one sample of each of PMError's cases: \(cases.sorted())")
     }
 
     @Test func everySessionErrorIsSaidInEveryLanguageWithItsDocumentedCode() {

@@ -9,7 +9,7 @@ import PMViews
 
 /// `--sort due|title|created`.
 enum SortOrder: String, ExpressibleByArgument, CaseIterable {
-    case due, title, created
+    case due, title, created, priority
 }
 
 struct List: PMCommand {
@@ -18,20 +18,27 @@ struct List: PMCommand {
     }
 
     @Option(name: .long, help: ArgumentHelp(help(.helpState))) var state: [String] = []
-    @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder = .due
+    @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder?
     @Option(name: .long, help: ArgumentHelp(help(.helpGrep), valueName: "text")) var grep: String?
+    @Option(name: .long, help: ArgumentHelp(help(.helpView), valueName: "name")) var view: String?
     @OptionGroup var filters: FilterOptions
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
     @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
-        let states = try state.isEmpty ? TaskState.allCases : state.map { try StateNames.parse($0, localizer: context.localizer) }
-        let snapshot = try context.session.snapshot(filter: try filters.filter(context), text: grep, locale: context.formatLocale)
+        let saved = try view.map { try AppliedView($0, context) }
+        var states = try state.isEmpty ? TaskState.allCases : state.map { try StateNames.parse($0, localizer: context.localizer) }
+        if let saved, !saved.states.isEmpty { states = states.filter(saved.states.contains) }
+        let snapshot = try context.session.snapshot(
+            filters: [try filters.filter(context)] + (saved.map { [$0.filter] } ?? []),
+            texts: [grep, saved?.text].compactMap { $0 }, locale: context.formatLocale)
         let today = context.environment.today
+        let order = sort ?? saved?.sort ?? .due
         let columns = TaskState.allCases.filter { states.contains($0) }.map { state in
             BoardView.Column(
-                state: state, tasks: sorted(snapshot.tasks.filter { $0.state == state }, locale: context.formatLocale))
+                state: state,
+                tasks: sorted(snapshot.tasks.filter { $0.state == state }, by: order, locale: context.formatLocale))
         }
         if output.json {
             context.output.line(TaskJSON.array(columns.flatMap(\.tasks), today: today))
@@ -53,7 +60,9 @@ struct List: PMCommand {
     private func footer(_ context: ProcessContext, _ board: Board, listed: Int) {
         let l = context.localizer
         // A view that hides tasks says so, and by what.
-        let typed = filters.typed + (grep.map { ["--grep " + TextSafety.escaped($0)] } ?? [])
+        let typed =
+            (view.map { ["--view " + ShellWord.quoted(TextSafety.escaped($0))] } ?? []) + filters.typed
+            + (grep.map { ["--grep " + TextSafety.escaped($0)] } ?? [])
         if !typed.isEmpty {
             let line = l.plural(.listFiltered, count: listed, .text(typed.joined(separator: " ")), .number(board.tasks.count))
             context.output.line(TerminalCells.truncate(line, toWidth: context.width))
@@ -135,8 +144,9 @@ struct List: PMCommand {
         }
     }
 
-    /// Default: by deadline (none last), then creation. `title` uses the reader's collation.
-    func sorted(_ tasks: [BoardTask], locale: String) -> [BoardTask] {
+    /// Default: by deadline (none last), then creation. `title` uses the
+    /// reader's collation; `priority` puts urgent first.
+    func sorted(_ tasks: [BoardTask], by sort: SortOrder, locale: String) -> [BoardTask] {
         // Indices sorted on keys computed once: moving whole tasks and
         // re-reading their fields at every comparison cost more than the rest.
         func byCreation(_ a: Int, _ b: Int) -> Bool {
@@ -153,6 +163,13 @@ struct List: PMCommand {
             return BoardTask.byDeadline(tasks)
         case .created:
             return ordered(byCreation)
+        case .priority:
+            // Urgent first, none last; the board's order (deadline) within each.
+            let byDue = BoardTask.byDeadline(tasks)
+            let ranks = byDue.map { -($0.priority?.rank ?? 0) }
+            var indices = Array(byDue.indices)
+            indices.sort { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : $0 < $1 }
+            return indices.map { byDue[$0] }
         case .title:
             guard let collator = ICUCollator(locale: locale) else { return tasks.sorted { $0.title < $1.title } }
             return tasks.sorted { a, b in

@@ -19,7 +19,7 @@ public struct PM: ParsableCommand {
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
                 Start.self, Done.self, Assign.self, Unassign.self, Take.self, Label.self, Unlabel.self, Check.self,
-                CommentCommand.self, News.self, BoardCommand.self, Merge.self, Sync.self,
+                CommentCommand.self, View.self, News.self, BoardCommand.self, Merge.self, Sync.self,
                 Remote.self, Status.self, Remind.self, Serve.self,
                 Checkpoint.self,
                 Import.self, Export.self, Completion.self, L10n.self, Complete.self, Generate.self,

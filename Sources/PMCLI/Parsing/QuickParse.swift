@@ -39,6 +39,7 @@ enum QuickParse {
             (options.to, options.dueBefore, options.dueAfter) = (
                 values["--to"] ?? [], value("--due-before"), value("--due-after")
             )
+            (options.label, options.priority) = (values["--label"] ?? [], values["--priority"] ?? [])
             return options
         }
 
@@ -102,12 +103,17 @@ enum QuickParse {
     private static func list(_ rest: ArraySlice<String>) -> ParsableCommand? {
         guard
             let w = words(
-                rest, 0, options: ["--state", "--sort", "--grep", "--color", "--to", "--due-before", "--due-after"],
-                flags: ["--mine", "--unassigned", "--overdue"], repeatable: ["--state", "--to"]),
-            let colors = w.colors, let sort = w.value("--sort").map(SortOrder.init(rawValue:)) ?? .due
+                rest, 0,
+                options: [
+                    "--state", "--sort", "--grep", "--color", "--to", "--due-before", "--due-after", "--label", "--priority",
+                    "--view",
+                ],
+                flags: ["--mine", "--unassigned", "--overdue"], repeatable: ["--state", "--to", "--label", "--priority"]),
+            let colors = w.colors, let sort = w.value("--sort").map(SortOrder.init(rawValue:)) ?? .some(nil)
         else { return nil }
         var command = List()
         (command.state, command.sort, command.grep) = (w.values["--state"] ?? [], sort, w.value("--grep"))
+        command.view = w.value("--view")
         (command.common, command.output, command.colors, command.filters) = (w.common, w.json, colors, w.filters)
         return command
     }

@@ -103,7 +103,8 @@ enum ErrorReport {
             .unsafeBody, .dateOutOfRange, .noSuchDate, .changeRefused:
             return .usage
         case .badLabel, .unknownPriority, .tooMany, .emptyText, .textTooLong, .unsafeText: return .usage
-        case .partNotFound, .notYourComment: return .refused
+        case .partNotFound, .notYourComment, .viewNotFound: return .refused
+        case .badViewName: return .usage
         case .nothingToUndo, .nothingToRedo, .undoConflict: return .refused
         case .boardCorrupt, .logCorrupt, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog, .newerSchema,
             .stateCorrupt, .importRefused:

@@ -23,6 +23,8 @@ public struct Board: Equatable, Sendable {
     public var log: LogPosition
     /// Top-level fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue]
+    /// Views this command saved or deleted, committed with its changes.
+    public internal(set) var viewChanges: [ViewChange] = []
     /// The file the tasks were read from: saving copies an unchanged task's
     /// bytes instead of encoding it again. Not part of the board's value.
     public var source = TaskSource()

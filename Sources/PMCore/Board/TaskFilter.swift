@@ -13,6 +13,10 @@ public struct TaskFilter: Equatable, Sendable {
     public var dueBefore: CivilDate?
     /// Only tasks due strictly after this day.
     public var dueAfter: CivilDate?
+    /// Only tasks that carry every one of these labels.
+    public var labels: Set<String> = []
+    /// Only tasks of one of these priorities (nil: none); empty lets every one through.
+    public var priorities: Set<Priority?> = []
 
     public init(
         names: Set<String> = [], unassigned: Bool = false, overdue: Bool = false, dueBefore: CivilDate? = nil,
@@ -42,6 +46,11 @@ public struct TaskFilter: Equatable, Sendable {
             guard byPerson else { return false }
         }
         if overdue, !task.isOverdue(today: today) { return false }
+        if !labels.isEmpty {
+            let carried = task.labels
+            guard labels.allSatisfy({ Assignees.place(of: $0, in: carried).found }) else { return false }
+        }
+        if !priorities.isEmpty, !priorities.contains(task.priority) { return false }
         if dueBefore != nil || dueAfter != nil {
             guard let due = task.due else { return false }
             if let dueBefore, !(due < dueBefore) { return false }

@@ -193,9 +193,15 @@ public enum BoardDecoder {
     /// `{"clock": [ms, n], "events": N, "last": "<id>", "length": bytes}`: counts that fit, nothing negative.
     private static func readLogPosition(_ reader: inout JSONReader) throws -> LogPosition {
         var position = LogPosition()
+        var views: [String: SavedView] = [:]
         try reader.readObject { key, reader in
             let start = reader.index
             switch key {
+            case "views":
+                guard let read = Self.views(try reader.readValue()) else {
+                    throw JSONReader.Failure(offset: start, reason: .field("log"))
+                }
+                views = read
             case "events", "length":
                 let value = try reader.readInt(field: "log")
                 guard value >= 0 else { throw JSONReader.Failure(offset: start, reason: .field("log")) }
@@ -211,7 +217,22 @@ public enum BoardDecoder {
             default: _ = try reader.readValue()
             }
         }
+        position.replicas?.views = views
         return position
+    }
+
+    /// The saved views a board file keeps, checked as their events are.
+    static func views(_ value: JSONValue) -> [String: SavedView]? {
+        guard case .object(let members) = value, members.count <= SavedView.boardLimit else { return nil }
+        var views: [String: SavedView] = [:]
+        for (name, item) in members {
+            guard Assignees.isValid(name), case .object(let fields) = item, fields.count == 3,
+                case .string(let by)? = fields["by"], case .string(let at)? = fields["at"],
+                case .object(let filter)? = fields["filter"], let read = ViewFilter(filter)
+            else { return nil }
+            views[name] = SavedView(name: name, filter: read, by: by, at: at)
+        }
+        return views
     }
 
     /// The ledger a board file keeps; nil when it is not in pm's form (it is

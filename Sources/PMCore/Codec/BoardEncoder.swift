@@ -90,6 +90,13 @@ public enum BoardEncoder {
         if let last = position.last { members.append(("last", { $0.string(last.rawValue) })) }
         if let replica = position.replica { members.append(("replica", { $0.string(replica.rawValue) })) }
         if let ledger = position.replicas { members.append(("replicas", { writeLedger(ledger, into: &$0) })) }
+        if let views = position.replicas?.views, !views.isEmpty {
+            let value = JSONValue.object(
+                views.mapValues { view in
+                    .object(["by": .string(view.by), "at": .string(view.at), "filter": view.filter.value])
+                })
+            members.append(("views", { $0.value(value, level: 2) }))
+        }
         writer.object(members, level: 1)
     }
 

@@ -33,6 +33,8 @@ public enum EventProblem: Equatable, Sendable {
     case badAssignee
     /// A label, priority, checklist item or comment pm would not keep as it is.
     case badCardValue(field: String)
+    /// A saved view pm would not keep as it is (``SavedView``).
+    case badView
     /// Its line, written back, would not read as the same event.
     case unreadable
     /// Another event already came with this id and other content.
@@ -124,6 +126,13 @@ public enum EventProblem: Equatable, Sendable {
     /// creation time is a time pm writes, and no name is one pm writes itself.
     private static func checkFields(of event: Event) -> EventProblem? {
         if event.fields.count > fieldLimit { return .oversized(field: "fields") }
+        if case .other(SavedView.kind) = event.kind {
+            guard Set(event.fields.keys) == ["name", "filter"], let (name, _) = SavedView.saved(by: event),
+                Assignees.isAdmissible(name), event.task == SavedView.eventTask(name),
+                event.fields.values.allSatisfy({ $0.old == .null && $0.conflicts.isEmpty && $0.unknownFields.isEmpty })
+            else { return .badView }
+            return nil
+        }
         if event.unknownFields.count > extraKeyLimit { return .oversized(field: "event") }
         var extraValues = 0
         for value in event.unknownFields.values {

@@ -204,6 +204,7 @@ public struct FoldedTasks: Equatable, Sendable {
             task.updatedAt = event.at
             byID[event.task] = task
         case .deleted: applyDeletion(event)
+        case .other(SavedView.kind): ledger.apply(view: event)
         case .other:
             return
         }

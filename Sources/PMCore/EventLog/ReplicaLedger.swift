@@ -35,6 +35,9 @@ public struct ReplicaLedger: Equatable, Sendable {
     public private(set) var entries: [TaskID: Entry]
     /// Whether any copy signs.
     public private(set) var hasSigned: Bool
+    /// The team's saved views by name (``SavedView``): board-wide, folded
+    /// from their events as the ledger is, and kept beside it.
+    public internal(set) var views: [String: SavedView] = [:]
 
     public init(entries: [TaskID: Entry] = [:]) {
         self.entries = entries
@@ -65,6 +68,14 @@ public struct ReplicaLedger: Equatable, Sendable {
         hasSigned = hasSigned || signed
         entries[event.replica] = Entry(person: names ? event.author : nil)
         return true
+    }
+
+    /// Saves or deletes the view a `view` event names (the latest in merge
+    /// order stands); a board holds at most ``SavedView/boardLimit``.
+    mutating func apply(view event: Event) {
+        guard let (name, view) = SavedView.saved(by: event) else { return }
+        if view != nil, views[name] == nil, views.count >= SavedView.boardLimit { return }
+        views[name] = view
     }
 
     /// Whether the board takes events of `replica` (one it has not seen yet: yes).

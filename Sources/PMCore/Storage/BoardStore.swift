@@ -212,13 +212,19 @@ public struct BoardStore: Sendable {
     /// emptied, each with the next tick of the board's clock.
     static func events(of board: Board, replica: TaskID) -> [Event] {
         var clock = board.log.clock
-        return board.history.appended.map { entry -> Event in
+        let changes = board.history.appended.map { entry -> Event in
             let ms = Int64(Timestamp.milliseconds(of: entry.at) ?? 0)
             clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))
             return Event(
                 change: entry, before: board.history.original(of: entry.taskID), after: board.task(entry.taskID),
                 replica: replica, clock: clock ?? HybridClock(milliseconds: ms))
         }
+        return changes
+            + board.viewChanges.map { change in
+                let ms = Int64(Timestamp.milliseconds(of: change.at) ?? 0)
+                clock = HybridClock.tick(after: clock, now: min(max(ms, 0), HybridClock.maximumMilliseconds))
+                return change.event(replica: replica, clock: clock ?? HybridClock(milliseconds: ms))
+            }
     }
 
     /// `events`, each of this copy's sealed with its key.

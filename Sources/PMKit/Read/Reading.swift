@@ -31,12 +31,19 @@ extension BoardSession {
     /// The board, and the tasks that `filter` admits and that hold `text`
     /// (in the reader's `locale`'s collation).
     public func snapshot(filter: TaskFilter = TaskFilter(), text: String? = nil, locale: String) throws -> Snapshot {
+        try snapshot(filters: [filter], texts: text.map { [$0] } ?? [], locale: locale)
+    }
+
+    /// The board and the tasks every filter admits and every text is found in
+    /// (a saved view's and the options typed beside it).
+    public func snapshot(filters: [TaskFilter], texts: [String], locale: String) throws -> Snapshot {
         let board = try loadBoard()
         let today = environment.today
-        var tasks = filter.isEmpty ? board.tasks : board.tasks.filter { filter.admits($0, today: today) }
-        if let text {
+        var tasks = board.tasks
+        for filter in filters where !filter.isEmpty { tasks = tasks.filter { filter.admits($0, today: today) } }
+        if !texts.isEmpty {
             let match = TextMatch(locale: locale)
-            tasks = tasks.filter { match.finds(text, in: $0) }
+            for text in texts { tasks = tasks.filter { match.finds(text, in: $0) } }
         }
         return Snapshot(board: board, tasks: tasks)
     }
