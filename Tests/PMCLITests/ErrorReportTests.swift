@@ -56,7 +56,8 @@ import Testing
         switch error {
         case .invalidEnvironment, .dueAndNoDue, .nothingToEdit, .invalidLimit, .argumentNotUTF8, .boardNeedsTerminal,
             .boardDumbTerminal, .csvDelimiter, .csvHeaders, .importMember, .importMap, .servePort, .serveAddress,
-            .serveNeedsInvites, .serveInviteAddress, .serveTLSPair, .serveAnyAddress, .serveInviteSelf:
+            .serveNeedsInvites, .serveInviteAddress, .serveTLSPair, .serveAnyAddress, .serveInviteSelf, .checkAction,
+            .checkArguments, .checkPlace, .commentOptions:
             return 64
         case .serveNotInvited: return 1
         case .outputFailed: return 74
@@ -128,6 +129,8 @@ import Testing
         .csvDelimiter("|"), .csvHeaders("fr"), .importMember("ana"), .importMap("x"), .servePort(70_000),
         .serveAddress("nope"), .serveNeedsInvites("10.0.0.1"), .serveMissing("/usr/bin/pm-serve"),
         .serveInviteAddress, .serveNotInvited("noah"), .serveTLSPair, .serveAnyAddress("0.0.0.0"), .serveInviteSelf("ji-woo"),
+        .checkAction("frob"), .checkArguments("add"), .checkArguments("rename"), .checkArguments("move"),
+        .checkArguments("done"), .checkPlace("9", count: 3), .commentOptions,
     ]
 
     /// The codes the README's "Exit codes" table lists.

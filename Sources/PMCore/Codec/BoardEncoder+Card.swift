@@ -28,6 +28,17 @@ extension BoardEncoder {
         )
     }
 
+    /// Keys of a task at `level`, each followed by a comma and a new line.
+    static func writeKeys(_ keys: [(String, (inout JSONWriter) -> Void)], level: Int, into writer: inout JSONWriter) {
+        for (name, write) in keys {
+            writer.indent(level + 1)
+            writer.string(name)
+            writer.raw(": ")
+            write(&writer)
+            writer.raw(",\n")
+        }
+    }
+
     /// One item a line, its keys sorted.
     private static func writeItems(_ items: [ChecklistItem], output: Bool, level: Int, into writer: inout JSONWriter) {
         writeLines(items.count, level: level, into: &writer) { writer, index in

@@ -187,13 +187,7 @@ public enum BoardEncoder {
         key("body")
         writer.string(task.body)
         writer.bytes.append(contentsOf: separator)
-        for (name, write) in card.early {
-            writer.indent(level + 1)
-            writer.string(name)
-            writer.raw(": ")
-            write(&writer)
-            writer.bytes.append(contentsOf: separator)
-        }
+        writeKeys(card.early, level: level, into: &writer)
         key("createdAt")
         writer.string(task.createdAt)
         writer.bytes.append(contentsOf: separator)
@@ -208,11 +202,7 @@ public enum BoardEncoder {
         key("id")
         writer.string(task.id.rawValue)
         writer.bytes.append(contentsOf: separator)
-        if let labels = card.labels {
-            key("labels")
-            labels(&writer)
-            writer.bytes.append(contentsOf: separator)
-        }
+        if let labels = card.labels { writeKeys([("labels", labels)], level: level, into: &writer) }
         if heads {
             key("live")
             writeIDs(task.live, into: &writer)
@@ -223,11 +213,7 @@ public enum BoardEncoder {
             writer.raw(overdue ? "true" : "false")
             writer.bytes.append(contentsOf: separator)
         }
-        if let priority = card.priority {
-            key("priority")
-            priority(&writer)
-            writer.bytes.append(contentsOf: separator)
-        }
+        if let priority = card.priority { writeKeys([("priority", priority)], level: level, into: &writer) }
         key("state")
         writer.string(task.state.rawValue)
         writer.bytes.append(contentsOf: separator)

@@ -45,18 +45,10 @@ extension BoardDecoder {
         let headsAt = try idLists(&reader, opening: "{")
         try literal(&reader, ",\n      \"id\": ")
         let id = try readID(&reader, field: "id")
-        var labels: [String] = []
-        if consume(&reader, ",\n      \"labels\": ") { labels = try readAssignees(&reader, field: "labels") }
+        let labels = consume(&reader, ",\n      \"labels\": ") ? try readAssignees(&reader, field: "labels") : []
         try literal(&reader, ",\n      \"live\": ")
         let liveAt = try idLists(&reader, opening: "[")
-        var priority: Priority?
-        if consume(&reader, ",\n      \"priority\": \"") {
-            guard let end = reader.bytes[reader.index...].prefix(8).firstIndex(of: UInt8(ascii: "\"")),
-                let read = Priority(rawValue: String(decoding: reader.bytes[reader.index..<end], as: UTF8.self))
-            else { throw GiveWay() }
-            priority = read
-            reader.index = end + 1
-        }
+        let priority = try usualPriority(&reader)
         try literal(&reader, ",\n      \"state\": ")
         let state: TaskState
         if consume(&reader, "\"todo\"") {
@@ -85,6 +77,16 @@ extension BoardDecoder {
         task.decodeUpdatedAtLater(LazyText(bytes: lazy, at: updatedAt))
         task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsAt, liveAt: liveAt))
         return task
+    }
+
+    /// The priority, when the task has one (`,\n      "priority": "high"`).
+    private static func usualPriority(_ reader: inout JSONReader) throws -> Priority? {
+        guard consume(&reader, ",\n      \"priority\": \"") else { return nil }
+        guard let end = reader.bytes[reader.index...].prefix(8).firstIndex(of: UInt8(ascii: "\"")),
+            let read = Priority(rawValue: String(decoding: reader.bytes[reader.index..<end], as: UTF8.self))
+        else { throw GiveWay() }
+        reader.index = end + 1
+        return read
     }
 
     /// Skips heads (`{`) or live changes (`[`) in pm's own form; where they start.

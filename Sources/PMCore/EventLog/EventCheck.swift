@@ -126,13 +126,7 @@ public enum EventProblem: Equatable, Sendable {
     /// creation time is a time pm writes, and no name is one pm writes itself.
     private static func checkFields(of event: Event) -> EventProblem? {
         if event.fields.count > fieldLimit { return .oversized(field: "fields") }
-        if case .other(SavedView.kind) = event.kind {
-            guard Set(event.fields.keys) == ["name", "filter"], let (name, _) = SavedView.saved(by: event),
-                Assignees.isAdmissible(name), event.task == SavedView.eventTask(name),
-                event.fields.values.allSatisfy({ $0.old == .null && $0.conflicts.isEmpty && $0.unknownFields.isEmpty })
-            else { return .badView }
-            return nil
-        }
+        if case .other(SavedView.kind) = event.kind { return checkView(event) }
         if event.unknownFields.count > extraKeyLimit { return .oversized(field: "event") }
         var extraValues = 0
         for value in event.unknownFields.values {
@@ -149,27 +143,8 @@ public enum EventProblem: Equatable, Sendable {
             if extraValues > extraValueLimit { return .oversized(field: name) }
             if reservedFieldNames.contains(name) { return .reservedField(name) }
             if name.unicodeScalars.contains(where: TextSafety.isUnsafe) { return .unsafeText(field: "fields") }
-            if let assignee = Assignees.name(ofField: name) {
-                // A name pm keeps as it is, assigned (true) or not (false;
-                // null in a deletion, which names what it took away):
-                // anything else would fold into a card nobody could read or pick.
-                let flags: [JSONValue] = [.null, .bool(false), .bool(true)]
-                names += 1
-                if names > Assignees.eventLimit { return .oversized(field: "assignees") }
-                guard Assignees.isAdmissible(assignee), flags.contains(values.new), flags.contains(values.old),
-                    values.new != .null || event.kind == .deleted
-                else { return .badAssignee }
-                guard values.conflicts.allSatisfy({ flags.contains($0) }) else { return .badAssignee }
-                continue
-            }
             if let field = CardField(name) {
-                if case .label = field {
-                    names += 1
-                    if names > Assignees.eventLimit { return .oversized(field: "labels") }
-                }
-                guard CardCheck.admits(field, values, deletion: event.kind == .deleted) else {
-                    return .badCardValue(field: name)
-                }
+                if let problem = checkCard(field, values, deletion: event.kind == .deleted, names: &names) { return problem }
                 continue
             }
             guard case .string(let text) = values.new else { continue }
@@ -191,6 +166,40 @@ public enum EventProblem: Equatable, Sendable {
             }
         }
         if event.kind == .created || event.kind == .restored, event.fields["title"] == nil { return .badTitle }
+        return nil
+    }
+
+    /// A change to an assignee, a label, the priority, a checklist item or
+    /// a comment. `names` counts the names set so far (assignees and labels).
+    private static func checkCard(_ field: CardField, _ values: FieldChangeValues, deletion: Bool, names: inout Int)
+        -> EventProblem?
+    {
+        switch field {
+        case .assignee(let assignee):
+            // A name pm keeps as it is, assigned (true) or not (false;
+            // null in a deletion, which names what it took away):
+            // anything else would fold into a card nobody could read or pick.
+            let flags: [JSONValue] = [.null, .bool(false), .bool(true)]
+            names += 1
+            if names > Assignees.eventLimit { return .oversized(field: "assignees") }
+            guard Assignees.isAdmissible(assignee), flags.contains(values.new), flags.contains(values.old),
+                values.new != .null || deletion, values.conflicts.allSatisfy({ flags.contains($0) })
+            else { return .badAssignee }
+            return nil
+        case .label:
+            names += 1
+            if names > Assignees.eventLimit { return .oversized(field: "labels") }
+        default: break
+        }
+        return CardCheck.admits(field, values, deletion: deletion) ? nil : .badCardValue(field: field.name)
+    }
+
+    /// A saved view's event: its name and filter, nothing else, as pm keeps them.
+    private static func checkView(_ event: Event) -> EventProblem? {
+        guard Set(event.fields.keys) == ["name", "filter"], let (name, _) = SavedView.saved(by: event),
+            Assignees.isAdmissible(name), event.task == SavedView.eventTask(name),
+            event.fields.values.allSatisfy({ $0.old == .null && $0.conflicts.isEmpty && $0.unknownFields.isEmpty })
+        else { return .badView }
         return nil
     }
 
