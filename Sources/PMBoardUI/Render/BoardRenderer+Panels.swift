@@ -33,7 +33,8 @@ extension BoardRenderer {
     func drawForm(_ form: TaskForm, tasks: [TaskID: BoardTask], into screen: inout Screen) {
         let inner = max(10, min(screen.width - 4, 70))
         let bodyLines = 4
-        let height = min(screen.height, 13 + bodyLines)
+        let listLines = 3
+        let height = min(screen.height, 16 + bodyLines + listLines)
         let left = max(0, (screen.width - inner - 2) / 2)
         let top = max(0, (screen.height - height) / 2)
         screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
@@ -45,18 +46,22 @@ extension BoardRenderer {
         screen.write(TerminalCells.truncate(heading, toWidth: inner - 2), x: left + 2, y: top + 1, look: [.bold])
         let labels = [
             localizer.string(.boardFormTitle), localizer.string(.boardFormBody), localizer.string(.boardFormDue),
-            localizer.string(.boardFormAssignees),
+            localizer.string(.boardFormAssignees), localizer.string(.showPriority), localizer.string(.showLabels),
+            localizer.string(.boardFormChecklist),
         ]
         let labelWidth = labels.map { TerminalCells.width(of: $0) }.max() ?? 0
         let fieldX = left + 2 + labelWidth + 2
         let fieldWidth = max(4, left + inner - fieldX)
         let rows: [TaskForm.Field: Int] = [
             .title: top + 3, .body: top + 5, .due: top + 6 + bodyLines, .assignees: top + 8 + bodyLines,
+            .priority: top + 9 + bodyLines, .labels: top + 10 + bodyLines, .checklist: top + 12 + bodyLines,
         ]
         for field in TaskForm.Field.allCases {
             let y = rows[field] ?? top
+            guard y < top + height - 2 else { continue }
             screen.write(labels[field.rawValue], x: left + 2, y: y, look: form.focus == field ? [.bold] : [.dim])
-            drawField(field, of: form, x: fieldX, y: y, width: fieldWidth, bodyLines: bodyLines, into: &screen)
+            let lines = field == .body ? bodyLines : listLines
+            drawField(field, of: form, x: fieldX, y: y, width: fieldWidth, bodyLines: lines, into: &screen)
         }
         // The deadline, checked as typed.
         let dueY = (rows[.due] ?? top) + 1
@@ -76,12 +81,13 @@ extension BoardRenderer {
         into screen: inout Screen
     ) {
         let focused = form.focus == field
-        let text = [form.title, form.body, form.due, form.assignees][field.rawValue]
-        let lines = field == .body ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
+        let text = form.texts[field.rawValue]
+        let multiline = field.isMultiline
+        let lines = multiline ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
         // The caret's line and column in the field.
-        let (caretLine, caretColumn) = focused ? Self.caret(form.caret, in: lines, multiline: field == .body) : (0, 0)
-        let firstLine = max(0, caretLine - (field == .body ? bodyLines - 1 : 0))
-        for (offset, line) in lines.dropFirst(firstLine).prefix(field == .body ? bodyLines : 1).enumerated() {
+        let (caretLine, caretColumn) = focused ? Self.caret(form.caret, in: lines, multiline: multiline) : (0, 0)
+        let firstLine = max(0, caretLine - (multiline ? bodyLines - 1 : 0))
+        for (offset, line) in lines.dropFirst(firstLine).prefix(multiline ? bodyLines : 1).enumerated() {
             let shown = TextSafety.escaped(line)
             // Scroll a long line so the caret stays in view.
             let before = String(shown.prefix(focused && offset + firstLine == caretLine ? caretColumn : 0))
@@ -122,7 +128,11 @@ extension BoardRenderer {
         } else if form.changedUnderneath {
             return (localizer.string(.boardFormChangedUnderneath), [.red])
         } else {
-            return (localizer.string(form.focus == .body ? .boardFormBodyHint : .boardFormHint), [.dim])
+            return (
+                localizer.string(
+                    form.focus.isMultiline
+                        ? (form.focus == .checklist ? .boardFormChecklistHint : .boardFormBodyHint) : .boardFormHint), [.dim]
+            )
         }
     }
 

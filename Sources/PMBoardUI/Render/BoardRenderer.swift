@@ -13,6 +13,11 @@ public struct BoardRenderer {
     /// reader's format), or why it is not one. Nil: not checked.
     public var checkDue: (@Sendable (String) -> (valid: Bool, text: String))?
 
+    /// A card's priority mark (before its title), its line of labels and
+    /// checklist progress (under it), and its priority's word (the form's),
+    /// in the reader's words; nil: none shown.
+    public var cardMarks: (@Sendable (BoardTask) -> (priority: String, line: String, word: String))?
+
     /// The narrowest a column may be before the board shows one at a time.
     public static let minimumColumnWidth = 22
 
@@ -191,7 +196,7 @@ public struct BoardRenderer {
     /// assignees, conflicts and restoration (the driver finds a click with it).
     public static func cardHeight(_ task: BoardTask) -> Int {
         1 + (task.due == nil ? 0 : 1) + (task.assignees.isEmpty ? 0 : 1) + (task.conflicts.isEmpty ? 0 : 1)
-            + (task.restored ? 1 : 0)
+            + (task.restored ? 1 : 0) + (task.labels.isEmpty && task.progress.total == 0 ? 0 : 1)
     }
 
     /// The first card shown and the rows the cards get, so that the selected
@@ -217,10 +222,13 @@ public struct BoardRenderer {
     /// A card's lines: its title, then its deadline and marks, one line each.
     private func cardLines(_ task: BoardTask, width: Int, cards: Cards) -> [(String, ScreenCell.Look)] {
         // A card others changed since the reader last looked (`pm news`) is marked.
+        let marks = cardMarks?(task) ?? (priority: "", line: "", word: "")
+        let title =
+            marks.priority.isEmpty ? TextSafety.escaped(task.title) : marks.priority + " " + TextSafety.escaped(task.title)
         var lines =
             cards.changed.contains(task.id)
-            ? [("• " + TextSafety.escaped(task.title), ScreenCell.Look.bold)]
-            : [(TextSafety.escaped(task.title), ScreenCell.Look())]
+            ? [("• " + title, ScreenCell.Look.bold)]
+            : [(title, ScreenCell.Look())]
         if let due = task.due {
             let overdue = task.isOverdue(today: today)
             // At 80 columns a column has 25 cells: a compact date keeps "overdue" whole, as `pm list` does.
@@ -234,6 +242,9 @@ public struct BoardRenderer {
         }
         if !task.assignees.isEmpty {
             lines.append(("  " + task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "), [.dim]))
+        }
+        if !task.labels.isEmpty || task.progress.total > 0 {
+            lines.append(("  " + marks.line, [.dim]))
         }
         if !task.conflicts.isEmpty {
             let fields = task.conflicts.keys.sorted().map(fieldLabel).joined(separator: ", ")

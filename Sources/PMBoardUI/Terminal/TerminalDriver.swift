@@ -135,10 +135,12 @@ public final class TerminalDriver {
         case .openEdit(let id):
             guard let task = tasks[id] else { return true }
             formTask = task
-            state.openForm(
-                TaskForm(
-                    task: id, title: task.title, body: task.body, due: task.due?.description ?? "",
-                    assignees: task.assignees.joined(separator: ", ")))
+            var form = TaskForm(
+                task: id, title: task.title, body: task.body, due: task.due?.description ?? "",
+                assignees: task.assignees.joined(separator: ", "), priority: renderer.cardMarks?(task).word ?? "",
+                labels: task.labels.joined(separator: ", "), checklist: TaskForm.checklistText(task.checklist))
+            form.items = task.checklist
+            state.openForm(form)
             return true
         case .openConflicts(let id):
             state.openConflicts(id, choices: tasks[id].map(ConflictChoice.all) ?? [])

@@ -39,6 +39,13 @@ struct BoardCommand: PMCommand {
         var renderer = BoardRenderer(
             localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
         renderer.checkDue = LiveBoard.checkDue(context)
+        let localizer = context.localizer
+        renderer.cardMarks = { task in
+            (
+                PriorityNames.mark(task.priority, localizer: localizer), CardMarks.line(task),
+                task.priority == nil ? "" : PriorityNames.name(task.priority, localizer: localizer)
+            )
+        }
         let driver = TerminalDriver(
             source: LiveBoard(context: context, filter: filter, typed: filters.typed), renderer: renderer,
             color: colors.useColor(context))
@@ -137,9 +144,15 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
             text.contains(where: { !$0.isWhitespace }) ? try Assignees.names(text) : []
         }
         let assignees = try names(form.assignees)
+        let labels = form.labels.contains(where: { !$0.isWhitespace }) ? try Labels.names(form.labels) : []
+        let priority = form.priority.trimmingWhiteSpace()
+        let chosen = priority.isEmpty ? nil : try PriorityNames.parse(priority, localizer: context.localizer)
         guard let id = form.task else {
             let deadline = due.isEmpty ? nil : try context.parseDate(due)
-            let added = try session.add(title: form.title, body: form.body, due: deadline, assignees: assignees)
+            let added = try session.add(
+                title: form.title, body: form.body, due: deadline, assignees: assignees, labels: labels, priority: chosen)
+            let items = CardChange.checklist(from: [], to: TaskForm.checklistItems(form.checklist))
+            _ = try session.change(.id(added.task.id), items)
             return say.added(added.task)
         }
         var edit = Board.Edit()
@@ -151,13 +164,32 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         let adding = assignees.filter { !before.contains($0) }
         let removing = before.filter { !assignees.contains($0) }
         var sentences: [String] = []
-        if edit.title != nil || edit.body != nil || edit.due != nil || adding.isEmpty && removing.isEmpty {
+        if edit.title != nil || edit.body != nil || edit.due != nil
+            || adding.isEmpty && removing.isEmpty && form.texts.dropFirst(4) == form.original.dropFirst(4)
+        {
             sentences.append(say.edited(try session.edit(.id(id), edit)))
         }
         if !adding.isEmpty || !removing.isEmpty {
             sentences.append(say.edited(try session.assign(.id(id), adding: adding, removing: removing)))
         }
+        if let made = try session.change(.id(id), try cardChanges(form, labels: labels, priority: chosen)) {
+            sentences.append(say.edited(made))
+        }
         return sentences.joined(separator: " ")
+    }
+
+    /// What the form changed in the card's priority, labels and checklist:
+    /// only those, so that a colleague's change to the rest meanwhile stays.
+    private func cardChanges(_ form: TaskForm, labels: [String], priority: Priority?) throws -> [CardChange] {
+        var changes: [CardChange] = []
+        if form.priority != form.original[4] { changes.append(.priority(priority)) }
+        let before = form.original[5].contains(where: { !$0.isWhitespace }) ? try Labels.names(form.original[5]) : []
+        let (adding, removing) = (labels.filter { !before.contains($0) }, before.filter { !labels.contains($0) })
+        if !adding.isEmpty || !removing.isEmpty { changes.append(.labels(adding: adding, removing: removing)) }
+        if form.checklist != form.original[6] {
+            changes += CardChange.checklist(from: form.items, to: TaskForm.checklistItems(form.checklist))
+        }
+        return changes
     }
 
     /// What a typed deadline means, or why it is not a date.

@@ -109,8 +109,9 @@ enum QuickParse {
                     "--view",
                 ],
                 flags: ["--mine", "--unassigned", "--overdue"], repeatable: ["--state", "--to", "--label", "--priority"]),
-            let colors = w.colors, let sort = w.value("--sort").map(SortOrder.init(rawValue:)) ?? .some(nil)
+            let colors = w.colors, w.value("--sort").map({ SortOrder(rawValue: $0) != nil }) ?? true
         else { return nil }
+        let sort = w.value("--sort").flatMap(SortOrder.init(rawValue:))
         var command = List()
         (command.state, command.sort, command.grep) = (w.values["--state"] ?? [], sort, w.value("--grep"))
         command.view = w.value("--view")

@@ -5,8 +5,9 @@ import PMICU
 public enum CardChange: Sendable, Equatable {
     case labels(adding: [String], removing: [String])
     case priority(Priority?)
-    /// A new item, last, or before the item named by `before`.
-    case addItem(text: String, before: String?)
+    /// A new item, last, or before the item named by `before`; ticked
+    /// already when `done` (a line typed `[x]` in the board's form).
+    case addItem(text: String, before: String?, done: Bool = false)
     case renameItem(String, text: String)
     case tick(String, done: Bool)
     /// To its `place`th place among the items shown (1 is first).
@@ -65,7 +66,7 @@ extension Board {
         case .priority(let priority):
             task.priority = priority
             task.conflicts["priority"] = nil
-        case .addItem(let text, let before):
+        case .addItem(let text, let before, let done):
             guard task.allItems.count < ChecklistItem.cardLimit else {
                 throw PMError.tooMany(.items, limit: ChecklistItem.cardLimit)
             }
@@ -73,6 +74,7 @@ extension Board {
             let shown = task.checklist
             let slot = try before.map { try shown.firstIndex(of: findItem($0, in: task)) ?? shown.count } ?? shown.count
             task.set(.item(newID, .text), to: .string(text))
+            if done { task.set(.item(newID, .done), to: .bool(true)) }
             place(newID, at: slot, in: &task)
         case .renameItem(let ref, let text):
             let id = try findItem(ref, in: task).id

@@ -111,6 +111,27 @@ extension BoardSession {
         }
     }
 
+    /// Makes several changes to a card's parts as one undo step (the board's
+    /// form); nil when they changed nothing. A change to an item someone
+    /// removed meanwhile is passed over (their removal stands).
+    public func change(_ ref: TaskRef, _ changes: [CardChange]) throws -> Edited? {
+        guard !changes.isEmpty else { return nil }
+        let env = environment
+        return try change(oneStep: true) { board in
+            let id = try ref.find(in: board)
+            let known = board.history.appended.count
+            for card in changes {
+                do {
+                    try board.change(id, card, eventID: env.makeID(), by: env.user, at: now)
+                } catch PMError.partNotFound(.items, _) {
+                    continue
+                }
+            }
+            guard let task = board.task(id), board.history.appended.count > known else { return nil }
+            return Edited(task: task, made: board.history.appended.last)
+        }
+    }
+
     /// Assigns the task to the person using this session (`pm take`).
     public func take(_ ref: TaskRef) throws -> Edited {
         try assign(ref, adding: [try Assignees.validName(environment.user)])
