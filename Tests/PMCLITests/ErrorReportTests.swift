@@ -56,7 +56,8 @@ import Testing
         switch error {
         case .invalidEnvironment, .dueAndNoDue, .nothingToEdit, .invalidLimit, .argumentNotUTF8, .boardNeedsTerminal,
             .boardDumbTerminal, .csvDelimiter, .csvHeaders, .importMember, .importMap, .servePort, .serveAddress,
-            .serveNeedsInvites, .serveInviteAddress, .serveTLSPair, .serveAnyAddress, .serveInviteSelf:
+            .serveNeedsInvites, .serveInviteAddress, .serveTLSPair, .serveAnyAddress, .serveInviteSelf, .checkAction,
+            .checkArguments, .checkPlace, .commentOptions:
             return 64
         case .serveNotInvited: return 1
         case .outputFailed: return 74
@@ -127,6 +128,8 @@ import Testing
         .csvDelimiter("|"), .csvHeaders("fr"), .importMember("ana"), .importMap("x"), .servePort(70_000),
         .serveAddress("nope"), .serveNeedsInvites("10.0.0.1"), .serveMissing("/usr/bin/pm-serve"),
         .serveInviteAddress, .serveNotInvited("noah"), .serveTLSPair, .serveAnyAddress("0.0.0.0"), .serveInviteSelf("ji-woo"),
+        .checkAction("frob"), .checkArguments("add"), .checkArguments("rename"), .checkArguments("move"),
+        .checkArguments("done"), .checkPlace("9", count: 3), .commentOptions,
     ]
 
     /// The codes the README's "Exit codes" table lists.
@@ -192,7 +195,7 @@ import Testing
     @Test func everyCommandErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.commandErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.commandErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 21, "one sample of each of CLIError's cases: \(cases.sorted())")
+        #expect(cases.count == 25, "one sample of each of CLIError's cases: \(cases.sorted())")
     }
 
     /// An error pm does not know is a bug, said as one (70), never a trap.
