@@ -164,7 +164,9 @@ import Testing
         // The archived card of an open list, and the one of the archived list "Old".
         #expect(run.stdout.contains(leftOut), "\(run.stdout)")
         #expect(!run.stdout.contains(list), "an archived list whose cards stay out is not listed: \(run.stdout)")
-        #expect(run.stdout.contains(headings) && run.stdout.contains(dates), "\(run.stdout)")
+        #expect(run.stdout.contains(headings), "\(run.stdout)")
+        // Comments keep their dates in their own field: no body holds a date to explain.
+        #expect(!run.stdout.contains(dates), "\(run.stdout)")
         let all = try pm.run(["import", "trello", file, "--dry-run", "--all"])
         #expect(all.stdout.contains(list), "with --all it is: \(all.stdout)")
     }

@@ -111,6 +111,11 @@ extension ProcessContext {
         if plan.alreadyThere > 0 { output.line(localizer.plural(words.alreadyThere, count: plan.alreadyThere)) }
         if reading.leftOut > 0 { output.line(localizer.plural(words.leftOut, count: reading.leftOut)) }
         if reading.shortened > 0 { output.line(localizer.plural(words.shortened, count: reading.shortened)) }
+        if reading.partsLeftOut > 0 {
+            let names = reading.refusedNames.map { localizer.string(.importListName, .text(TextSafety.escaped($0))) }
+            output.line(
+                localizer.plural(.importNamesLeftOut, count: reading.partsLeftOut, .text(names.joined(separator: ", "))))
+        }
         guard !plan.adding.isEmpty else { return }
         if reading.withHeadings > 0 { output.line(localizer.plural(.importInBodies, count: reading.withHeadings)) }
         if reading.withDates > 0 { output.line(localizer.string(.importIsoDates)) }
@@ -170,11 +175,7 @@ extension ProcessContext {
         options.includeAll = includeAll
         options.zone = environment.timeZone
         let l = localizer
-        options.words.labels = l.string(.importWordLabels)
-        options.words.checklist = l.string(.importWordChecklist)
-        options.words.comments = l.string(.importWordComments)
         options.words.priority = l.string(.importWordPriority)
-        options.words.tags = l.string(.importWordTags)
         options.words.project = l.string(.importWordProject)
         options.words.members = l.string(.importWordMembers)
         options.words.link = l.string(.importWordLink)
@@ -198,10 +199,15 @@ extension ProcessContext {
             return (.todo, .unknown)
         }
         options.stateNamed = { try? StateNames.parse($0, localizer: l) }
+        // `try?` would flatten none (`.some(nil)`) into not a priority (nil).
+        options.priorityNamed = { text in
+            do { return .some(try PriorityNames.parse(text, localizer: l)) } catch { return nil }
+        }
         options.parseDate = { try? self.parseDate($0) }
         let columnWords: [(CSVColumn, L10nKey)] = [
             (.id, .csvColumnID), (.title, .csvColumnTitle), (.state, .csvColumnState), (.due, .csvColumnDue),
-            (.assignees, .csvColumnAssignees), (.body, .csvColumnBody),
+            (.assignees, .csvColumnAssignees), (.body, .csvColumnBody), (.labels, .csvColumnLabels),
+            (.priority, .csvColumnPriority),
         ]
         var columns: [String: CSVColumn] = [:]
         for column in CSVColumn.allCases { columns[column.rawValue] = column }

@@ -41,6 +41,7 @@ extension BoardSession {
     public func importFile(_ request: ImportRequest) throws -> ImportOutcome {
         let bytes = try ImportFile.read(request.file, standardInput: settings.standardInput)
         var options = request.options
+        options.user = environment.user
         let names = request.mappings.map { (LooseText.fold($0.name), $0.state) }
         let recognise = options.listState
         options.listState = { name in
@@ -90,7 +91,7 @@ extension BoardSession {
         Set(board.tasks.flatMap(\.assignees))
     }
 
-    /// Gives the cards' people the names `--member` asks for.
+    /// Gives the cards' people (assignees and comment authors) the names `--member` asks for.
     /// - Returns: each new name, to the file's name it replaced.
     /// - Throws: ``SessionError``, when a --member names someone on no card of the file.
     private static func rename(_ reading: inout ImportReading, _ renames: [(from: String, to: String)], file: String) throws
@@ -98,7 +99,9 @@ extension BoardSession {
     {
         guard !renames.isEmpty else { return [:] }
         var inFile: [String] = []
-        for card in reading.cards { for name in card.assignees where !inFile.contains(name) { inFile.append(name) } }
+        for card in reading.cards {
+            for name in card.assignees + card.parts.comments.map(\.by) where !inFile.contains(name) { inFile.append(name) }
+        }
         for rename in renames where !inFile.contains(where: { LooseText.fold($0) == LooseText.fold(rename.from) }) {
             throw SessionError.importNoSuchMember(name: rename.from, file: file, members: inFile)
         }
@@ -113,6 +116,12 @@ extension BoardSession {
                 if !names.contains(kept) { names.append(kept) }
             }
             reading.cards[index].assignees = names
+            for (place, comment) in reading.cards[index].parts.comments.enumerated() {
+                let folded = LooseText.fold(comment.by)
+                if let given = renames.last(where: { LooseText.fold($0.from) == folded })?.to {
+                    reading.cards[index].parts.comments[place].by = given
+                }
+            }
         }
         return mapped
     }
