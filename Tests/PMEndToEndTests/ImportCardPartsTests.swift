@@ -136,12 +136,15 @@ import Testing
             return (task["checklist"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
                 + (task["comments"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         }
-        #expect(try first.run(["import", "trello", try ImportTrelloTests.write(Self.trelloExport(), in: first)]).status == 0)
+        let plain = try first.run(["import", "trello", try ImportTrelloTests.write(Self.trelloExport(), in: first)])
+        // lee only commented: new to the board all the same, as only a comment's author may rewrite it.
+        #expect(plain.status == 0 && plain.stdout.contains("2 names are new to this board (ana, lee)"), "\(plain.stdout)")
         let run = try second.run([
             "import", "trello", try ImportTrelloTests.write(Self.trelloExport(), in: second), "--member", "lee=leeseo",
         ])
         #expect(run.status == 0, "a commenter who is no card's member can be renamed too: \(run.stderr)")
         #expect(run.stdout.contains("1 étiquette ou commentaire a été laissé de côté"), "\(run.stdout)")
+        #expect(run.stdout.contains("1 nom est nouveau sur ce tableau (ana)"), "leeseo is the team's name: \(run.stdout)")
         let a = try ids(first)
         #expect(a.count == 6 && a.allSatisfy { $0.count == 12 && $0.allSatisfy(\.isHexDigit) }, "\(a)")
         #expect(try ids(second) == a, "two boards, one file: the same items and comments")

@@ -8,7 +8,8 @@ import Testing
 @Suite struct ImportPeopleTests {
     typealias Trello = ImportTrelloTests
 
-    /// Two cards: one for camillemartin and jiwoopark, one for camillemartin.
+    /// Two cards: one for camillemartin and jiwoopark (with a comment by
+    /// camillemartin), one for camillemartin.
     func export(in pm: PMBinary) throws -> String {
         var export = Trello.export()
         export["members"] = [
@@ -20,6 +21,12 @@ import Testing
             cards[index]["idMembers"] = [Trello.trelloID(50)]
         }
         export["cards"] = cards
+        // The comment is camillemartin's: in Trello, a comment's author is one of the board's members.
+        var actions = try #require(export["actions"] as? [[String: Any]])
+        for index in actions.indices where actions[index]["memberCreator"] != nil {
+            actions[index]["memberCreator"] = ["id": Trello.trelloID(50), "username": "camillemartin"]
+        }
+        export["actions"] = actions
         return try Trello.write(export, in: pm)
     }
 

@@ -122,21 +122,29 @@ extension ProcessContext {
     }
 
     /// The names the added tasks are assigned to (a --member's with the
-    /// file's beside it), and how to give the ones new to this board the
-    /// names the team uses here, so that --mine and --to find them.
+    /// file's beside it), and how to give the ones new to this board (their
+    /// comments' authors too) the names the team uses here, so that --mine
+    /// and --to find them, and an author can rewrite their comments.
     /// - Parameters:
     ///   - mapped: each --member's name on the board, to the file's.
     ///   - known: the names on the board before the import.
     ///   - done: the import was written (not --dry-run): it is undone first.
     private func reportPeople(_ plan: ImportPlan, mapped: [String: String], known: Set<String>, done: Bool) {
         var names: [String] = []
-        for (card, _) in plan.adding { for name in card.assignees where !names.contains(name) { names.append(name) } }
-        guard !names.isEmpty else { return }
-        let listed = names.map { name in
-            mapped[name].map { localizer.string(.importPersonMapped, shown(name), shown($0)) } ?? TextSafety.escaped(name)
+        // Comment authors too: only a comment's author may rewrite it, by the name it carries.
+        var authors: [String] = []
+        for (card, _) in plan.adding {
+            for name in card.assignees where !names.contains(name) { names.append(name) }
+            for comment in card.parts.comments where !authors.contains(comment.by) { authors.append(comment.by) }
         }
-        output.line(localizer.string(.importPeople, .text(listed.joined(separator: ", "))))
-        let new = names.filter { !known.contains($0) && mapped[$0] == nil && $0 != environment.user }
+        if !names.isEmpty {
+            let listed = names.map { name in
+                mapped[name].map { localizer.string(.importPersonMapped, shown(name), shown($0)) } ?? TextSafety.escaped(name)
+            }
+            output.line(localizer.string(.importPeople, .text(listed.joined(separator: ", "))))
+        }
+        let people = names + authors.filter { !names.contains($0) }
+        let new = people.filter { !known.contains($0) && mapped[$0] == nil && $0 != environment.user }
         guard let first = new.first else { return }
         output.line(
             localizer.plural(

@@ -66,12 +66,12 @@ extension BoardSession {
             let board = try loadBoard()
             return ImportOutcome(
                 reading: reading, plan: ImportPlan(reading, source: request.source, board: board), mapped: mapped,
-                known: Self.assigneeNames(on: board))
+                known: Self.peopleNames(on: board))
         }
         let env = environment
         let moment = env.now()
         let (plan, known) = try change(oneStep: true) { board in
-            let known = Self.assigneeNames(on: board)
+            let known = Self.peopleNames(on: board)
             let plan = ImportPlan(reading, source: request.source, board: board)
             for (index, (card, id)) in plan.adding.enumerated() {
                 // Made when the source says (never later than now); else a
@@ -86,9 +86,9 @@ extension BoardSession {
         return ImportOutcome(reading: reading, plan: plan, mapped: mapped, known: known)
     }
 
-    /// Every name a task of `board` is assigned to.
-    private static func assigneeNames(on board: Board) -> Set<String> {
-        Set(board.tasks.flatMap(\.assignees))
+    /// Every name a task of `board` is assigned to or has a comment by.
+    private static func peopleNames(on board: Board) -> Set<String> {
+        Set(board.tasks.flatMap { $0.assignees + $0.allComments.map(\.by) })
     }
 
     /// Gives the cards' people (assignees and comment authors) the names `--member` asks for.
@@ -119,6 +119,7 @@ extension BoardSession {
             for (place, comment) in reading.cards[index].parts.comments.enumerated() {
                 let folded = LooseText.fold(comment.by)
                 if let given = renames.last(where: { LooseText.fold($0.from) == folded })?.to {
+                    mapped[given] = mapped[given] ?? comment.by
                     reading.cards[index].parts.comments[place].by = given
                 }
             }
