@@ -60,6 +60,7 @@ extension ErrorMessages {
         case .unsafeCharacter(let scalar): return l.string(.importProblemUnsafe, .text(character(scalar, l)))
         case .badDate(let text): return l.string(.importProblemDate, safe(text))
         case .badState(let text): return l.string(.importProblemState, safe(text), .text(acceptedStates(l)))
+        case .badPriority(let text): return l.string(.importProblemPriority, safe(text), .text(PriorityNames.accepted(l)))
         case .duplicateID(let id): return l.string(.importProblemDuplicate, safe(id))
         }
     }

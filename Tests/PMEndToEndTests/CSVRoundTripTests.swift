@@ -14,6 +14,7 @@ import Testing
             [
                 task["title"] as? String ?? "", task["state"] as? String ?? "", task["due"] as? String ?? "-",
                 (task["assignees"] as? [String] ?? []).joined(separator: "+"), task["body"] as? String ?? "",
+                (task["labels"] as? [String] ?? []).joined(separator: "+"), task["priority"] as? String ?? "-",
             ]
         }
     }
@@ -29,6 +30,8 @@ import Testing
             if index % 2 == 0 { arguments += ["--due", "2026-12-0\(index % 9 + 1)"] }
             if index % 3 == 0 { arguments += ["--to", "ana,ji-woo"] }
             if index == 1 { arguments += ["--body", "line one, with a comma\nline \"two\";\n\tindented"] }
+            if index % 4 == 0 { arguments += ["--label", "ui,été,=sum"] }
+            if index % 4 == 1 { arguments += ["--priority", index == 1 ? "haute" : "urgent"] }
             arguments += ["--", title]
             try pm.run(arguments, ["PM_NOW": "2026-11-21T10:00:0\(index)Z"])
         }
@@ -44,7 +47,9 @@ import Testing
         let text = try String(contentsOfFile: csv, encoding: .utf8)
         // What a French spreadsheet reads (issue 44, item 10): semicolons (a
         // comma is the decimal mark there) and the column names in French.
-        #expect(text.hasPrefix("id;titre;colonne;échéance;assignés;description\r\n"), "\(text.prefix(80))")
+        #expect(
+            text.hasPrefix("id;titre;colonne;échéance;assignés;description;étiquettes;priorité\r\n"), "\(text.prefix(80))")
+        #expect(text.contains(";high\r\n") && text.contains(";\"'=sum, ui, été\";\r\n"), "keys, and labels as one cell")
         #expect(
             text.contains(";\"'=HYPERLINK(") && text.contains(";'+1 for this;") && text.contains(";'-5 degrees;"),
             "no formula runs")
@@ -52,7 +57,7 @@ import Testing
         #expect(text.contains(";\"ana, ji-woo\";"), "names keep their commas, quoted")
         // For a script: pm's own header and commas, whatever the reader's language.
         let script = try pm.run(["export", "csv", "--headers", "en", "--delimiter", ","]).stdout
-        #expect(script.hasPrefix("id,title,state,due,assignees,body\r\n") && script.contains(",'+1 for this,"))
+        #expect(script.hasPrefix("id,title,state,due,assignees,body,labels,priority\r\n") && script.contains(",'+1 for this,"))
         #expect(try pm.run(["export", "csv", "--delimiter", "tab"]).stdout.hasPrefix("id\ttitre\tcolonne"))
 
         // Into another board, in another language: the same board, ids aside.
@@ -74,13 +79,16 @@ import Testing
     /// reads back into the same board; a delimiter or header pm does not
     /// know is a usage error in the reader's language.
     @Test(arguments: [
-        ("ko_KR.UTF-8", "id,제목,열,마감,담당자,본문\r\n"),
-        ("en_US.UTF-8", "id,title,state,due,assignees,body\r\n"),
-        ("fr_FR.UTF-8", "id;titre;colonne;échéance;assignés;description\r\n"),
+        ("ko_KR.UTF-8", "id,제목,열,마감,담당자,본문,라벨,우선순위\r\n"),
+        ("en_US.UTF-8", "id,title,state,due,assignees,body,labels,priority\r\n"),
+        ("fr_FR.UTF-8", "id;titre;colonne;échéance;assignés;description;étiquettes;priorité\r\n"),
     ])
     func eachReadersSpreadsheetAndBack(language: String, header: String) throws {
         let pm = PMBinary(language: language)
-        try pm.run(["add", "Budget 1,5 M€; revoir", "--to", "ana", "--due", "2026-12-03", "--body", "a;b,c"])
+        try pm.run([
+            "add", "Budget 1,5 M€; revoir", "--to", "ana", "--due", "2026-12-03", "--body", "a;b,c", "--label", "q4,finance",
+            "--priority", "low",
+        ])
         try pm.run(["add", "Deux"])
         let text = try pm.run(["export", "csv"]).stdout
         #expect(text.hasPrefix(header), "\(text.prefix(60))")
@@ -100,23 +108,26 @@ import Testing
     @Test func aSpreadsheetsOwnCSVInFrenchOrKorean() throws {
         let pm = PMBinary(language: "fr_FR.UTF-8")
         let french =
-            "\u{FEFF}Titre;État;Échéance;Assignés;Priorité\r\nPréparer la démo;en cours;03/12/2026;ana;haute\r\n"
-            + "Relire;TERMINÉ;;;\r\n\r\n\"Appeler; puis écrire\";;2026-12-24;lee, ji-woo;\r\n"
+            "\u{FEFF}Titre;État;Échéance;Assignés;Priorité;Étiquettes\r\n"
+            + "Préparer la démo;en cours;03/12/2026;ana;haute;\"démo, client\"\r\n"
+            + "Relire;TERMINÉ;;;;\r\n\r\n\"Appeler; puis écrire\";;2026-12-24;lee, ji-woo;Urgente;appel\r\n"
         let file = pm.home.file("tableur.csv")
         try french.write(toFile: file, atomically: true, encoding: .utf8)
         let run = try pm.run(["import", "csv", file])
         #expect(run.status == 0 && run.stdout.contains("3 tâches ajoutées"), "\(run.stdout)\(run.stderr)")
         let rows = try fields(pm)
         #expect(rows.count == 3)
-        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "Priorité : haute"]), "\(rows)")
-        #expect(rows.contains(["Relire", "done", "-", "", ""]))
-        #expect(rows.contains(["Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", ""]))
+        // Priorité and Étiquettes are pm's columns: the task's own fields, not lines in its body.
+        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "", "client+démo", "high"]), "\(rows)")
+        #expect(rows.contains(["Relire", "done", "-", "", "", "", "-"]))
+        #expect(rows.contains(["Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", "", "appel", "urgent"]))
 
         let korean = PMBinary(language: "ko_KR.UTF-8")
         let sheet = korean.home.file("시트.csv")
-        try "제목,상태,마감일,메모\n회의록 정리,완료,2026-12-01,\"첫 줄\n둘째 줄\"\n".write(toFile: sheet, atomically: true, encoding: .utf8)
+        try "제목,상태,마감일,메모,라벨,우선순위\n회의록 정리,완료,2026-12-01,\"첫 줄\n둘째 줄\",\"회의, 문서\",낮음\n"
+            .write(toFile: sheet, atomically: true, encoding: .utf8)
         #expect(try korean.run(["import", "csv", sheet]).status == 0)
-        #expect(try fields(korean) == [["회의록 정리", "done", "2026-12-01", "", "첫 줄\n둘째 줄"]])
+        #expect(try fields(korean) == [["회의록 정리", "done", "2026-12-01", "", "첫 줄\n둘째 줄", "문서+회의", "low"]])
     }
 
     @Test(arguments: [
@@ -128,6 +139,8 @@ import Testing
         ("title,body\nA,\"\u{202E}gpj.exe\"\n", "2:3", "U+202E"),
         ("title,id\nA,1\nB,1\n", "3:1", "twice"),
         ("title,assignees\nA,\"a\u{7}b\"\n", "2:3", "assignees"),
+        ("title,priority\nA,someday\n", "2:3", "'someday' is not a priority"),
+        ("title,labels\nA,\"ok, -x\"\n", "2:3", "labels"),
     ])
     func badCSVIsRefusedWithItsPlace(text: String, place: String, why: String) throws {
         let pm = PMBinary()

@@ -126,4 +126,26 @@ import Testing
         #expect(lines.contains("Talk CANCELLED 1 2 0"), "\(text)")
         _ = open
     }
+
+    /// A task's labels are its event's CATEGORIES (each escaped, RFC 5545
+    /// §3.8.1.2) and its priority the event's PRIORITY (§3.8.1.9: 1 highest);
+    /// a task with neither has neither.
+    @Test func labelsAreCategoriesAndThePriorityIsRanked() throws {
+        let pm = PMBinary()
+        for (title, extra) in [
+            ("Urgent", ["--priority", "urgent", "--label", "ops;infra,bug"]), ("High", ["--priority", "high"]),
+            ("Normal", ["--priority", "normal"]), ("Low", ["--priority", "low", "--label", "back\\slash"]), ("Plain", []),
+        ] {
+            #expect(try pm.run(["add", title, "--due", "2026-12-01"] + extra).status == 0)
+        }
+        let text = try pm.run(["export", "ics"]).stdout
+        func event(_ title: String) throws -> [String] {
+            unfold(try #require(text.components(separatedBy: "BEGIN:VEVENT").first { $0.contains("SUMMARY:\(title)\r\n") }))
+        }
+        #expect(try event("Urgent").contains("CATEGORIES:bug,ops\\;infra") && (try event("Urgent")).contains("PRIORITY:1"))
+        #expect(try event("High").contains("PRIORITY:3") && !(try event("High")).contains { $0.hasPrefix("CATEGORIES") })
+        #expect(try event("Normal").contains("PRIORITY:5"))
+        #expect(try event("Low").contains("PRIORITY:7") && (try event("Low")).contains("CATEGORIES:back\\\\slash"))
+        #expect(!(try event("Plain")).contains { $0.hasPrefix("PRIORITY") || $0.hasPrefix("CATEGORIES") })
+    }
 }

@@ -7,7 +7,13 @@ import Testing
     @Test func theWholeBoardIsExportedAsItsSchemaSays() throws {
         let pm = PMBinary(language: "ko_KR.UTF-8")
         try pm.run(["add", "회의 준비", "--due", "2026-11-20", "--to", "ji-woo"], ["PM_NOW": "2026-11-21T10:00:00Z"])
-        try pm.run(["add", "Rapport « final »", "--body", "ligne 1\nligne 2"], ["PM_NOW": "2026-11-21T10:00:01Z"])
+        let report = try pm.run(
+            ["add", "Rapport « final »", "--body", "ligne 1\nligne 2", "--label", "rapport,q4", "--priority", "높음"],
+            ["PM_NOW": "2026-11-21T10:00:01Z"]
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for change in [["check", report, "add", "Relire"], ["check", report, "done", "1"], ["comment", report, "Vu\tok"]] {
+            #expect(try pm.run(change, ["PM_NOW": "2026-11-21T10:00:02Z"]).status == 0, "\(change)")
+        }
         let export = try pm.run(["export", "json"])
         #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
@@ -15,6 +21,15 @@ import Testing
         let tasks = try #require(object["tasks"] as? [[String: Any]])
         #expect(tasks.map { $0["title"] as? String } == ["회의 준비", "Rapport « final »"], "creation order")
         #expect(tasks[0]["overdue"] as? Bool == true && tasks[0]["assignees"] as? [String] == ["ji-woo"])
+        // A card's own parts (DESIGN.md §17), as keys, never words: every task carries them, empty or null.
+        #expect(tasks[0]["labels"] as? [String] == [] && tasks[0]["priority"] is NSNull)
+        #expect(tasks[0]["checklist"] as? [Any] != nil && tasks[0]["comments"] as? [Any] != nil)
+        #expect(tasks[1]["labels"] as? [String] == ["q4", "rapport"] && tasks[1]["priority"] as? String == "high")
+        let item = try #require((tasks[1]["checklist"] as? [[String: Any]])?.first)
+        #expect(item["text"] as? String == "Relire" && item["done"] as? Bool == true && item["position"] == nil)
+        let comment = try #require((tasks[1]["comments"] as? [[String: Any]])?.first)
+        #expect(comment["by"] as? String == "ji-woo" && comment["text"] as? String == "Vu\tok")
+        #expect(comment["at"] as? String == "2026-11-21T10:00:02.000Z")
         #expect(try pm.run(["export", "json"], ["LANG": "fr_FR.UTF-8"]).stdout == export.stdout, "never translated")
         let mine = try pm.run(["export", "json", "--mine"]).stdout
         #expect(mine.contains("회의 준비") && !mine.contains("Rapport"))

@@ -97,8 +97,14 @@ import Testing
         #expect(byTitle["보고서 검토"]?["state"] as? String == "doing", "started")
         #expect(byTitle["Finished thing"]?["state"] as? String == "done")
         #expect(byTitle["Write the report"]?["due"] as? String == "2026-12-04", "the reader's calendar day")
-        let body = byTitle["Write the report"]?["body"] as? String ?? ""
-        #expect(body.contains(project) && body.contains("urgent") && body.contains("Ask ana for the numbers"), "\(body)")
+        let report = try #require(byTitle["Write the report"])
+        let body = report["body"] as? String ?? ""
+        // The project has no field in pm: the body. The tag, the priority and the note are the task's own.
+        #expect(body.contains(project) && !body.contains("urgent") && !body.contains("Ask ana"), "\(body)")
+        #expect(report["labels"] as? [String] == ["urgent"] && report["priority"] as? String == "high")
+        let note = try #require((report["comments"] as? [[String: Any]])?.first)
+        #expect(note["text"] as? String == "Ask ana for the numbers" && note["by"] as? String == "ji-woo", "\(note)")
+        #expect((note["at"] as? String)?.hasSuffix("Z") == true, "a time, as pm stores times")
 
         // Twice: nothing added, the board's bytes unchanged.
         let before = pm.boardBytes()

@@ -191,7 +191,15 @@ import Testing
         try pm.useSampleBoard()
         try pm.run(["add", "new", "--due", "2026-12-24", "--body", "b"])
         try pm.run(["move", "3f2a", "done"])
-        try pm.run(["edit", "8c1d", "--no-due", "--title", "renamed"])
+        try pm.run(["edit", "8c1d", "--no-due", "--title", "renamed", "--priority", "high"])
+        // A card's own parts, a removed item and a withdrawn comment among them.
+        for change in [
+            ["label", "8c1d", "ux", "été"], ["check", "8c1d", "add", "Step"], ["check", "8c1d", "done", "1"],
+            ["check", "8c1d", "add", "Gone"], ["check", "8c1d", "remove", "2"], ["comment", "8c1d", "Looks good"],
+            ["comment", "8c1d", "Withdrawn"], ["comment", "8c1d", "--withdraw", "2"],
+        ] {
+            #expect(try pm.run(change).status == 0, "\(change)")
+        }
         try pm.run(["rm", "a1b2"])
         let schema = PMBinary.packageRoot.appendingPathComponent("Resources/board.schema.json").path
         let sample = PMBinary.packageRoot.appendingPathComponent("Resources/sample-board.json").path
@@ -266,6 +274,8 @@ import Testing
             ("task", ["edit", other, "--body", "b", "--json"]), ("task", ["move", other, "doing", "--json"]),
             ("task", ["start", other, "--json"]), ("task", ["assign", other, "ana", "ji-woo", "--json"]),
             ("task", ["unassign", other, "ana", "--json"]), ("task", ["take", other, "--json"]),
+            ("task", ["label", other, "ux", "été", "--json"]), ("task", ["unlabel", other, "ux", "--json"]),
+            ("task", ["check", other, "add", "Step", "--json"]), ("task", ["comment", other, "Looks good", "--json"]),
             ("task", ["list", "--json", "--to", "ji-woo"]), ("task", ["remind", "--json"]), ("task", ["done", other, "--json"]),
             ("history", ["history", "--json"]), ("history", ["history", "--task", id, "--json"]),
             ("history", ["news", "--json"]),

@@ -111,27 +111,40 @@ extension ProcessContext {
         if plan.alreadyThere > 0 { output.line(localizer.plural(words.alreadyThere, count: plan.alreadyThere)) }
         if reading.leftOut > 0 { output.line(localizer.plural(words.leftOut, count: reading.leftOut)) }
         if reading.shortened > 0 { output.line(localizer.plural(words.shortened, count: reading.shortened)) }
+        if reading.partsLeftOut > 0 {
+            let names = reading.refusedNames.map { localizer.string(.importListName, .text(TextSafety.escaped($0))) }
+            output.line(
+                localizer.plural(.importNamesLeftOut, count: reading.partsLeftOut, .text(names.joined(separator: ", "))))
+        }
         guard !plan.adding.isEmpty else { return }
         if reading.withHeadings > 0 { output.line(localizer.plural(.importInBodies, count: reading.withHeadings)) }
         if reading.withDates > 0 { output.line(localizer.string(.importIsoDates)) }
     }
 
     /// The names the added tasks are assigned to (a --member's with the
-    /// file's beside it), and how to give the ones new to this board the
-    /// names the team uses here, so that --mine and --to find them.
+    /// file's beside it), and how to give the ones new to this board (their
+    /// comments' authors too) the names the team uses here, so that --mine
+    /// and --to find them, and an author can rewrite their comments.
     /// - Parameters:
     ///   - mapped: each --member's name on the board, to the file's.
     ///   - known: the names on the board before the import.
     ///   - done: the import was written (not --dry-run): it is undone first.
     private func reportPeople(_ plan: ImportPlan, mapped: [String: String], known: Set<String>, done: Bool) {
         var names: [String] = []
-        for (card, _) in plan.adding { for name in card.assignees where !names.contains(name) { names.append(name) } }
-        guard !names.isEmpty else { return }
-        let listed = names.map { name in
-            mapped[name].map { localizer.string(.importPersonMapped, shown(name), shown($0)) } ?? TextSafety.escaped(name)
+        // Comment authors too: only a comment's author may rewrite it, by the name it carries.
+        var authors: [String] = []
+        for (card, _) in plan.adding {
+            for name in card.assignees where !names.contains(name) { names.append(name) }
+            for comment in card.parts.comments where !authors.contains(comment.by) { authors.append(comment.by) }
         }
-        output.line(localizer.string(.importPeople, .text(listed.joined(separator: ", "))))
-        let new = names.filter { !known.contains($0) && mapped[$0] == nil && $0 != environment.user }
+        if !names.isEmpty {
+            let listed = names.map { name in
+                mapped[name].map { localizer.string(.importPersonMapped, shown(name), shown($0)) } ?? TextSafety.escaped(name)
+            }
+            output.line(localizer.string(.importPeople, .text(listed.joined(separator: ", "))))
+        }
+        let people = names + authors.filter { !names.contains($0) }
+        let new = people.filter { !known.contains($0) && mapped[$0] == nil && $0 != environment.user }
         guard let first = new.first else { return }
         output.line(
             localizer.plural(
@@ -170,11 +183,7 @@ extension ProcessContext {
         options.includeAll = includeAll
         options.zone = environment.timeZone
         let l = localizer
-        options.words.labels = l.string(.importWordLabels)
-        options.words.checklist = l.string(.importWordChecklist)
-        options.words.comments = l.string(.importWordComments)
         options.words.priority = l.string(.importWordPriority)
-        options.words.tags = l.string(.importWordTags)
         options.words.project = l.string(.importWordProject)
         options.words.members = l.string(.importWordMembers)
         options.words.link = l.string(.importWordLink)
@@ -198,10 +207,15 @@ extension ProcessContext {
             return (.todo, .unknown)
         }
         options.stateNamed = { try? StateNames.parse($0, localizer: l) }
+        // `try?` would flatten none (`.some(nil)`) into not a priority (nil).
+        options.priorityNamed = { text in
+            do { return .some(try PriorityNames.parse(text, localizer: l)) } catch { return nil }
+        }
         options.parseDate = { try? self.parseDate($0) }
         let columnWords: [(CSVColumn, L10nKey)] = [
             (.id, .csvColumnID), (.title, .csvColumnTitle), (.state, .csvColumnState), (.due, .csvColumnDue),
-            (.assignees, .csvColumnAssignees), (.body, .csvColumnBody),
+            (.assignees, .csvColumnAssignees), (.body, .csvColumnBody), (.labels, .csvColumnLabels),
+            (.priority, .csvColumnPriority),
         ]
         var columns: [String: CSVColumn] = [:]
         for column in CSVColumn.allCases { columns[column.rawValue] = column }

@@ -2,7 +2,8 @@ import PMICU
 
 /// An RFC 5545 calendar of the board's deadlines: one all-day event per task
 /// with a deadline, whose UID is the task's id (so a re-import updates rather
-/// than duplicates), with an alarm at the reminder time on the deadline day —
+/// than duplicates), its labels as CATEGORIES and its priority as PRIORITY,
+/// with an alarm at the reminder time on the deadline day —
 /// unless that day has passed or the task is done or deleted (then the event
 /// is cancelled, with a higher SEQUENCE).
 public enum CalendarExport {
@@ -85,6 +86,9 @@ public enum CalendarExport {
                 due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
                 "SUMMARY:" + escape(task.title),
             ]
+            // Labels as the calendar's categories, each escaped; the priority on RFC 5545's scale (1 highest).
+            if !task.labels.isEmpty { lines.append("CATEGORIES:" + task.labels.map(escape).joined(separator: ",")) }
+            if let priority = task.priority { lines.append("PRIORITY:" + String(icsPriority(priority))) }
             var description = task.body
             if !task.assignees.isEmpty {
                 let names = assigneesText(task.assignees.joined(separator: ", "))
@@ -102,6 +106,16 @@ public enum CalendarExport {
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined()
+    }
+
+    /// A priority as RFC 5545 ranks it (§3.8.1.9: 1 highest, 9 lowest; 0 undefined, so none is left out).
+    static func icsPriority(_ priority: Priority) -> Int {
+        switch priority {
+        case .urgent: return 1
+        case .high: return 3
+        case .normal: return 5
+        case .low: return 7
+        }
     }
 
     /// TEXT escaping (RFC 5545 §3.3.11); control characters other than

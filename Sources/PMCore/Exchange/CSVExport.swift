@@ -1,7 +1,8 @@
 /// `pm export csv`: the board for spreadsheets, in the format ``CSVImport``
 /// reads back — a header of pm's column names (`id, title, state, due,
-/// assignees, body`, or the reader's words for them), states as
-/// `todo|doing|done`, ISO dates, names separated by commas; RFC 4180
+/// assignees, body, labels, priority`, or the reader's words for them),
+/// states as `todo|doing|done`, ISO dates, names and labels separated by
+/// commas, priorities as `low|normal|high|urgent` (empty: none); RFC 4180
 /// quoting and CRLF line ends; cells separated by commas, or by what the
 /// reader's spreadsheet expects (`;` where a comma is the decimal mark). A
 /// cell that a spreadsheet would run as a formula starts with `'`.
@@ -22,6 +23,8 @@ public enum CSVExport {
                 case .due: return task.due?.description ?? ""
                 case .assignees: return Assignees.sorted(task.assignees).joined(separator: ", ")
                 case .body: return task.body
+                case .labels: return task.labels.joined(separator: ", ")
+                case .priority: return task.priority?.rawValue ?? ""
                 }
             }
             text += cells.map { quoted(CSVTable.protected($0)) }.joined(separator: separator) + "\r\n"

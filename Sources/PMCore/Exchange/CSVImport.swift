@@ -5,10 +5,12 @@ import PMText
 /// UTF-8 byte-order mark allowed).
 ///
 /// The header names pm's columns in any shipped language or in English
-/// (`title` or `Titre` or `제목`, `state`, `due`, `assignees`, `body`, `id`);
-/// only a title column is required. Other columns go in the body as
-/// `Name: value`. A state is a column's name in any language (empty: TODO);
-/// a due date is any form `--due` takes. A row's id is its `id` cell, else
+/// (`title` or `Titre` or `제목`, `state`, `due`, `assignees`, `body`, `id`,
+/// `labels`, `priority`); only a title column is required. Other columns go
+/// in the body as `Name: value`. A state is a column's name in any language
+/// (empty: TODO); a due date is any form `--due` takes; labels are separated
+/// by commas, as assignees are; a priority is its key or its word in any
+/// language (empty: none). A row's id is its `id` cell, else
 /// its title (and how many rows before had that title), so the same file
 /// imported twice adds nothing. `pm export csv` writes this format.
 public enum CSVImport: BoardImporter {
@@ -113,6 +115,21 @@ private struct CSVRowFields {
                 throw ImportFailure(offset: offset, problem: .field(columnName))
             }
             card.assignees = kept
+        case .labels?:
+            for name in text.split(separator: ",") where !String(name).trimmingSpaces.isEmpty {
+                guard let label = try? Labels.validName(String(name)) else {
+                    throw ImportFailure(offset: offset, problem: .field(columnName))
+                }
+                if !card.parts.labels.contains(label) { card.parts.labels.append(label) }
+            }
+            if card.parts.labels.count > Labels.taskLimit { throw ImportFailure(offset: offset, problem: .field(columnName)) }
+        case .priority?:
+            let name = text.trimmingSpaces
+            guard !name.isEmpty else { return }
+            guard let priority = options.priorityNamed(name) else {
+                throw ImportFailure(offset: offset, problem: .badPriority(name))
+            }
+            card.priority = priority
         case nil:
             let value = try ImportRules.bodyText(text, at: offset).trimmingSpaces
             if !value.isEmpty { extras.append(columnName.trimmingSpaces + options.words.separator + value) }

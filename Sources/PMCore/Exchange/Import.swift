@@ -58,6 +58,8 @@ public enum ImportProblem: Equatable, Sendable {
     case badDate(String)
     /// A column state no language names.
     case badState(String)
+    /// A priority no language names.
+    case badPriority(String)
     /// Two rows or cards share this id.
     case duplicateID(String)
 }
@@ -72,6 +74,9 @@ public struct ImportedCard: Equatable, Sendable {
     public var state: TaskState
     public var due: CivilDate?
     public var assignees: [String]
+    public var priority: Priority?
+    /// Its labels, checklist and comments.
+    public var parts = ImportedParts()
     /// Where it starts in the file.
     public var offset: Int
     /// When it was made in its source (ISO 8601 UTC), when the source says.
@@ -131,20 +136,21 @@ public struct ImportReading: Equatable, Sendable {
     /// Cards whose body holds what pm has no field for, under headings in
     /// the importer's language (``ImportWords``).
     public var withHeadings = 0
-    /// Cards whose body holds a date pm wrote there (a comment's, a start):
-    /// ISO, as every reader reads it alike.
+    /// Cards whose body holds a date pm wrote there (a start): ISO, as
+    /// every reader reads it alike.
     public var withDates = 0
+    /// Labels and comments left out because pm cannot keep their names.
+    public var partsLeftOut = 0
+    /// Those names, each once.
+    public var refusedNames: [String] = []
 
     public init() {}
 }
 
 /// The words an import writes into bodies, in the importer's language.
 public struct ImportWords: Sendable {
-    public var labels = "Labels"
-    public var checklist = "Checklist"
-    public var comments = "Comments"
+    /// A Taskwarrior priority that is none of H, M and L (a setting of its own).
     public var priority = "Priority"
-    public var tags = "Tags"
     public var project = "Project"
     public var members = "Members"
     public var link = "Link"
@@ -154,13 +160,6 @@ public struct ImportWords: Sendable {
     public var separator = ": "
 
     public init() {}
-
-    /// `word` as a heading with lines below it (`Comments:`, `Commentaires :`).
-    public func heading(_ word: String) -> String {
-        var text = word + separator
-        while text.last == " " { text.removeLast() }
-        return text
-    }
 }
 
 /// What the reader of an import knows that the file does not.
@@ -174,17 +173,25 @@ public struct ImportOptions {
     public var listState: (String) -> (TaskState, ListMapping.How) = { _ in (.todo, .unknown) }
     /// A state as a person writes it in a CSV cell (any shipped language); nil: not one.
     public var stateNamed: (String) -> TaskState? = { TaskState(rawValue: $0.lowercased()) }
+    /// A priority as a person writes it in a CSV cell (its key, or a word in
+    /// any shipped language); `.some(nil)` for none, nil: not one.
+    public var priorityNamed: (String) -> Priority?? = { text in
+        text.lowercased() == "none" ? .some(nil) : Priority(rawValue: text.lowercased()).map { .some($0) }
+    }
     /// A date in a CSV cell, in any form `--due` takes; nil: not one.
     public var parseDate: (String) -> CivilDate? = { CivilDate(iso: $0) }
     /// Which of pm's fields a CSV header names (any shipped language); nil: kept in the body.
     public var csvColumn: (String) -> CSVColumn? = { CSVColumn(rawValue: $0.lowercased()) }
+    /// Who imports: the author of what the source does not say who wrote (a Taskwarrior annotation).
+    public var user = "unknown"
 
     public init() {}
 }
 
-/// The columns of pm's CSV, as `pm export csv` names them.
+/// The columns of pm's CSV, as `pm export csv` names them, in its order
+/// (labels and priority came last, so that the others kept their places).
 public enum CSVColumn: String, CaseIterable, Sendable {
-    case id, title, state, due, assignees, body
+    case id, title, state, due, assignees, body, labels, priority
 }
 
 /// Reads one source's file: bytes in, cards out. Pure.

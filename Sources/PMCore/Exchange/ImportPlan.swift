@@ -23,7 +23,8 @@ public struct ImportPlan: Sendable {
 
 extension Board {
     /// Adds an imported card as a task in its column, made when its source
-    /// says (`createdAt`), so that creation order is the source's.
+    /// says (`createdAt`), so that creation order is the source's, with its
+    /// labels, priority, checklist and comments.
     /// - Returns: the new task.
     @discardableResult
     public mutating func addImported(
@@ -33,6 +34,7 @@ extension Board {
             id: id, title: try TaskInput.validTitle(card.title), body: try TaskInput.validBody(card.body), state: card.state,
             due: card.due, createdAt: createdAt, updatedAt: time)
         if !card.assignees.isEmpty { task.assignees = try card.assignees.map(Assignees.validName) }
+        Self.setImportedParts(of: card, on: &task)
         tasks.append(task)
         history.append(
             HistoryEvent(id: eventID, at: time, by: user, action: .added, taskID: id, title: task.title, to: card.state),

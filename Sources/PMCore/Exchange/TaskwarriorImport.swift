@@ -4,9 +4,12 @@
 /// Pending and waiting tasks go to TODO, started ones (`start`) to DOING,
 /// completed ones to DONE; deleted tasks are left out unless asked for (then
 /// DONE), and a recurring task's template always (its instances are the
-/// tasks). The description is the title; annotations, project, tags and
-/// priority go in the body, readable; the due timestamp (UTC) becomes the
-/// reader's calendar day.
+/// tasks). The description is the title; tags are labels, the priority
+/// H, M or L is high, normal or low, annotations are comments (by the
+/// task's owner when the export names one, else the importer, at the
+/// annotation's time); the project, a start and any other priority go in
+/// the body, readable; the due timestamp (UTC) becomes the reader's
+/// calendar day.
 public enum TaskwarriorImport: BoardImporter {
     public static func read(_ bytes: [UInt8], options: ImportOptions) throws -> ImportReading {
         let documents = try LocatedJSON.parseSequence(bytes, many: true)
@@ -34,13 +37,18 @@ public enum TaskwarriorImport: BoardImporter {
             let (title, whole) = try ImportRules.title(
                 task.string("description") ?? "", at: task["description"]?.offset ?? task.offset)
             let due = try date(task, "due", zone: options.zone)
-            let (parts, dated) = try bodyParts(of: task, state: state, whole: whole, options: options)
+            let priority = try task.string("priority")
+            let (parts, dated) = try bodyParts(
+                of: task, state: state, whole: whole, priority: priority.flatMap { levels[$0] == nil ? $0 : nil },
+                options: options)
             let (body, cut) = ImportRules.body(parts)
-            if whole != nil || cut { reading.shortened += 1 }
-            if parts.contains(where: { !$0.isEmpty }) { reading.withHeadings += 1 }
-            if dated { reading.withDates += 1 }
             var card = ImportedCard(
                 sourceID: uuid.lowercased(), title: title, body: body, state: state, due: due, offset: task.offset)
+            card.priority = priority.flatMap { levels[$0] }
+            card.parts = try cardParts(of: task, uuid: uuid.lowercased(), user: options.user)
+            if reading.note(card.parts) || whole != nil || cut { reading.shortened += 1 }
+            if parts.contains(where: { !$0.isEmpty }) { reading.withHeadings += 1 }
+            if dated { reading.withDates += 1 }
             card.created = try timestamp(task, "entry")
             reading.cards.append(card)
         }
@@ -66,11 +74,36 @@ public enum TaskwarriorImport: BoardImporter {
         }
     }
 
-    /// A task's body in parts: the whole title when cut, the facts pm has
-    /// no field for (project, tags, priority, when it started), then the
-    /// annotations; `dated` when it says when something happened.
+    /// Taskwarrior's own priorities, as pm's.
+    private static let levels: [String: Priority] = ["H": .high, "M": .normal, "L": .low]
+
+    /// A task's tags as labels and its annotations as comments (ids derived
+    /// from the task's uuid and the annotation), by the task's owner when
+    /// the export names one, else `user`.
+    private static func cardParts(of task: LocatedJSON, uuid: String, user: String) throws -> ImportedParts {
+        var parts = ImportedParts()
+        for tag in try task.array("tags") {
+            guard case .string(let text) = tag.value else { throw tag.wrong("tags") }
+            try parts.addLabel(text, at: tag.offset)
+        }
+        let author = try task.string("owner") ?? user
+        let made = try timestamp(task, "entry")
+        for annotation in try task.array("annotations") {
+            let text = try annotation.string("description") ?? ""
+            // An annotation without a time of its own was made no earlier than its task.
+            guard let at = try timestamp(annotation, "entry") ?? made else { continue }
+            try parts.addComment(
+                sourceID: uuid + "\u{0}" + at + "\u{0}" + text, by: author, at: at, text: text, offset: annotation.offset)
+        }
+        parts.keepNewestComments()
+        return parts
+    }
+
+    /// A task's body in parts: the whole title when cut, then the facts pm
+    /// has no field for (project, a priority other than H, M or L, when it
+    /// started); `dated` when it says when something happened.
     private static func bodyParts(
-        of task: LocatedJSON, state: TaskState, whole: String?, options: ImportOptions
+        of task: LocatedJSON, state: TaskState, whole: String?, priority: String?, options: ImportOptions
     ) throws -> (parts: [String], dated: Bool) {
         let words = options.words
         var parts: [String] = []
@@ -79,27 +112,14 @@ public enum TaskwarriorImport: BoardImporter {
         if let project = try task.string("project") {
             facts.append(words.project + words.separator + (try ImportRules.bodyText(project, at: task.offset)))
         }
-        var tags: [String] = []
-        for tag in try task.array("tags") {
-            guard case .string(let text) = tag.value else { throw tag.wrong("tags") }
-            tags.append(try ImportRules.bodyText(text, at: tag.offset))
-        }
-        if !tags.isEmpty { facts.append(words.tags + words.separator + tags.joined(separator: ", ")) }
-        if let priority = try task.string("priority") {
+        if let priority {
             facts.append(words.priority + words.separator + (try ImportRules.bodyText(priority, at: task.offset)))
         }
         if state == .doing, let started = try date(task, "start", zone: options.zone) {
             facts.append(words.started + words.separator + started.description)
         }
         parts.append(facts.joined(separator: "\n"))
-        var notes: [String] = []
-        for annotation in try task.array("annotations") {
-            let text = try ImportRules.bodyText(annotation.string("description") ?? "", at: annotation.offset)
-            let day = try date(annotation, "entry", zone: options.zone)
-            notes.append((day.map { $0.description + words.separator } ?? "") + text)
-        }
-        if !notes.isEmpty { parts.append(words.heading(words.comments) + "\n" + notes.joined(separator: "\n")) }
-        return (parts, facts.contains(where: { $0.hasPrefix(words.started) }) || !notes.isEmpty)
+        return (parts, facts.contains(where: { $0.hasPrefix(words.started) }))
     }
 
     /// A Taskwarrior timestamp (`20261203T050000Z`, or ISO 8601) as the

@@ -2,9 +2,10 @@
 /// "Export as JSON"): its open lists and cards, in board order.
 ///
 /// Lists become columns by name in any shipped language, or as `--map`
-/// says; a card keeps its name, description, due date and members; its
-/// labels, checklists and comments go in the body, readable. Archived lists
-/// and cards are left out unless asked for.
+/// says; a card keeps its name, description, due date, members, labels,
+/// checklists (one checklist in pm, in Trello's order) and comments (with
+/// their authors and dates); its link and the members pm cannot name go in
+/// the body, readable. Archived lists and cards are left out unless asked for.
 public enum TrelloImport: BoardImporter {
     public static func read(_ bytes: [UInt8], options: ImportOptions) throws -> ImportReading {
         let root = try LocatedJSON.parse(bytes)
@@ -15,8 +16,8 @@ public enum TrelloImport: BoardImporter {
         let lists = try readLists(root.array("lists"), options: options, into: &reading)
         let members = try names(root.array("members"))
         let labels = try labelNames(root.array("labels"))
-        let checklists = try checklistLines(root.array("checklists"))
-        let comments = try commentLines(root.array("actions"), separator: options.words.separator)
+        let checklists = try TrelloParts.checklists(root.array("checklists"))
+        let comments = try TrelloParts.comments(root.array("actions"), members: members, user: options.user)
         let board = TrelloBoard(lists: lists, members: members, labels: labels, checklists: checklists, comments: comments)
         var cards: [PlacedCard] = []
         var seen = Set<String>()
@@ -73,16 +74,16 @@ public enum TrelloImport: BoardImporter {
         let (title, whole) = try ImportRules.title(card.string("name") ?? "", at: card["name"]?.offset ?? card.offset)
         let due = try dueDate(of: card, zone: options.zone)
         let (assignees, others) = ImportRules.names(try memberNames(of: card, members: board.members))
-        let parts = try bodyParts(of: card, id: id, whole: whole, others: others, board: board, words: options.words)
+        let parts = try bodyParts(of: card, whole: whole, others: others, words: options.words)
         let (body, cut) = ImportRules.body(parts)
-        if whole != nil || cut { reading.shortened += 1 }
-        // The description, and (each only when there is one) what pm wrote under its headings.
-        if parts.count > 1 { reading.withHeadings += 1 }
-        if board.comments[id] != nil { reading.withDates += 1 }
-        reading.lists[list.index].cards += 1
         var imported = ImportedCard(
             sourceID: id, title: title, body: body, state: reading.lists[list.index].state, due: due, assignees: assignees,
             offset: card.offset)
+        imported.parts = try TrelloParts.read(of: card, id: id, labels: labels(of: card, names: board.labels), board: board)
+        if reading.note(imported.parts) || whole != nil || cut { reading.shortened += 1 }
+        // The description, and (each only when there is one) what pm wrote under its headings.
+        if parts.count > 1 { reading.withHeadings += 1 }
+        reading.lists[list.index].cards += 1
         imported.created = ImportRules.trelloCreated(id)
         return (list, try position(card), imported)
     }
@@ -107,27 +108,15 @@ public enum TrelloImport: BoardImporter {
     }
 
     /// A card's body in parts: the whole title when cut, the description,
-    /// then labels, other members, checklists, comments and its link.
-    private static func bodyParts(
-        of card: LocatedJSON, id: String, whole: String?, others: [String], board: TrelloBoard, words: ImportWords
-    ) throws -> [String] {
-        let cardLabels = try labels(of: card, names: board.labels)
+    /// then the members pm cannot name and its link.
+    private static func bodyParts(of card: LocatedJSON, whole: String?, others: [String], words: ImportWords) throws
+        -> [String]
+    {
         var parts = [try ImportRules.bodyText(card.string("desc") ?? "", at: card["desc"]?.offset ?? card.offset)]
         if let whole { parts.insert(words.fullTitle + words.separator + whole, at: 0) }
-        if !cardLabels.isEmpty {
-            parts.append(
-                words.labels + words.separator
-                    + (try ImportRules.bodyText(cardLabels.joined(separator: ", "), at: card.offset)))
-        }
         if !others.isEmpty {
             parts.append(
                 words.members + words.separator + (try ImportRules.bodyText(others.joined(separator: ", "), at: card.offset)))
-        }
-        parts += board.checklists[id, default: []].map { name, items in
-            words.heading(name.isEmpty ? words.checklist : words.checklist + " – " + name) + "\n" + items
-        }
-        if let lines = board.comments[id] {
-            parts.append(words.heading(words.comments) + "\n" + lines.joined(separator: "\n"))
         }
         if let link = try card.string("shortUrl") ?? card.string("url") {
             parts.append(words.link + words.separator + (try ImportRules.bodyText(link, at: card.offset)))
@@ -135,22 +124,31 @@ public enum TrelloImport: BoardImporter {
         return parts
     }
 
-    /// A card's label names: as the card gives them, else by the board's label ids.
-    private static func labels(of card: LocatedJSON, names: [String: String]) throws -> [String] {
-        var cardLabels: [String] = []
-        for label in try card.array("labels") {
-            if let name = try label.string("name"), !name.isEmpty { cardLabels.append(name) }
+    /// A card's label names, each with where it is read: by the board's
+    /// label ids, else as the card gives them (a label without a name is
+    /// called by its colour, as Trello shows it).
+    private static func labels(of card: LocatedJSON, names: [String: String]) throws -> [(String, Int)] {
+        var cardLabels: [(String, Int)] = []
+        for label in try card.array("idLabels") {
+            if case .string(let labelID) = label.value, let name = names[labelID] { cardLabels.append((name, label.offset)) }
         }
         if cardLabels.isEmpty {
-            for label in try card.array("idLabels") {
-                if case .string(let labelID) = label.value, let name = names[labelID] { cardLabels.append(name) }
+            for label in try card.array("labels") {
+                if let name = try labelName(label) { cardLabels.append((name, label.offset)) }
             }
         }
         return cardLabels
     }
 
-    /// A list's or card's `pos` (a number; absent: 0).
-    private static func position(_ value: LocatedJSON) throws -> Double {
+    /// A label's name, else its colour's; nil for neither.
+    private static func labelName(_ label: LocatedJSON) throws -> String? {
+        if let name = try label.string("name"), !name.isEmpty { return name }
+        if let color = try label.string("color"), !color.isEmpty { return color }
+        return nil
+    }
+
+    /// A list's, card's, checklist's or item's `pos` (a number; absent: 0).
+    static func position(_ value: LocatedJSON) throws -> Double {
         guard let member = value["pos"] else { return 0 }
         guard case .number(let text) = member.value, let number = Double(text) else { throw member.wrong("pos") }
         return number
@@ -169,51 +167,14 @@ public enum TrelloImport: BoardImporter {
     private static func labelNames(_ labels: [LocatedJSON]) throws -> [String: String] {
         var result: [String: String] = [:]
         for label in labels {
-            if let id = try label.string("id"), let name = try label.string("name"), !name.isEmpty { result[id] = name }
+            if let id = try label.string("id"), let name = try labelName(label) { result[id] = name }
         }
         return result
-    }
-
-    /// Each card's checklists: the name, and `[x] item` lines.
-    private static func checklistLines(_ checklists: [LocatedJSON]) throws -> [String: [(String, String)]] {
-        var result: [String: [(String, String)]] = [:]
-        for checklist in checklists {
-            guard let card = try checklist.string("idCard") else { continue }
-            var items: [(Double, String)] = []
-            for item in try checklist.array("checkItems") {
-                let done = try item.string("state") == "complete"
-                let name = try ImportRules.bodyText(item.string("name") ?? "", at: item.offset)
-                items.append((try position(item), (done ? "[x] " : "[ ] ") + name))
-            }
-            let name = try ImportRules.bodyText(checklist.string("name") ?? "", at: checklist.offset)
-            let lines = items.sorted { $0.0 < $1.0 }.map { "  " + $0.1 }
-            result[card, default: []].append((name, lines.joined(separator: "\n")))
-        }
-        return result
-    }
-
-    /// Each card's comments, oldest first: `name, YYYY-MM-DD: text`.
-    private static func commentLines(_ actions: [LocatedJSON], separator: String) throws -> [String: [String]] {
-        var found: [String: [(String, String)]] = [:]
-        for action in actions where try action.string("type") == "commentCard" {
-            guard let data = action["data"], let card = try data["card"]?.string("id"),
-                let text = try data.string("text")
-            else { continue }
-            var author: String?
-            if let creator = action["memberCreator"], let name = try creator.string("username") ?? creator.string("fullName") {
-                author = try ImportRules.bodyText(name, at: creator.offset)
-            }
-            let date = String((try action.string("date") ?? "").prefix(10))
-            let said = try ImportRules.bodyText(text, at: data["text"]?.offset ?? action.offset)
-            let head = [author, date.isEmpty ? nil : date].compactMap { $0 }.joined(separator: ", ")
-            found[card, default: []].append((date, (head.isEmpty ? "" : head + separator) + said))
-        }
-        return found.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
     }
 }
 
 /// A Trello list as cards are read against it: its place in board order, its own `pos`, whether archived.
-private struct TrelloList {
+struct TrelloList {
     var index: Int
     var position: Double
     var closed: Bool
@@ -224,10 +185,10 @@ private typealias PlacedCard = (list: TrelloList, position: Double, card: Import
 
 /// What each card is read against: the board's lists, member and label
 /// names, and each card's checklists and comments, by id.
-private struct TrelloBoard {
+struct TrelloBoard {
     let lists: [String: TrelloList]
     let members: [String: String]
     let labels: [String: String]
-    let checklists: [String: [(String, String)]]
-    let comments: [String: [String]]
+    let checklists: [String: [TrelloParts.Checklist]]
+    let comments: [String: [TrelloParts.CardComment]]
 }

@@ -41,6 +41,7 @@ extension BoardSession {
     public func importFile(_ request: ImportRequest) throws -> ImportOutcome {
         let bytes = try ImportFile.read(request.file, standardInput: settings.standardInput)
         var options = request.options
+        options.user = environment.user
         let names = request.mappings.map { (LooseText.fold($0.name), $0.state) }
         let recognise = options.listState
         options.listState = { name in
@@ -65,12 +66,12 @@ extension BoardSession {
             let board = try loadBoard()
             return ImportOutcome(
                 reading: reading, plan: ImportPlan(reading, source: request.source, board: board), mapped: mapped,
-                known: Self.assigneeNames(on: board))
+                known: Self.peopleNames(on: board))
         }
         let env = environment
         let moment = env.now()
         let (plan, known) = try change(oneStep: true) { board in
-            let known = Self.assigneeNames(on: board)
+            let known = Self.peopleNames(on: board)
             let plan = ImportPlan(reading, source: request.source, board: board)
             for (index, (card, id)) in plan.adding.enumerated() {
                 // Made when the source says (never later than now); else a
@@ -85,12 +86,12 @@ extension BoardSession {
         return ImportOutcome(reading: reading, plan: plan, mapped: mapped, known: known)
     }
 
-    /// Every name a task of `board` is assigned to.
-    private static func assigneeNames(on board: Board) -> Set<String> {
-        Set(board.tasks.flatMap(\.assignees))
+    /// Every name a task of `board` is assigned to or has a comment by.
+    private static func peopleNames(on board: Board) -> Set<String> {
+        Set(board.tasks.flatMap { $0.assignees + $0.allComments.map(\.by) })
     }
 
-    /// Gives the cards' people the names `--member` asks for.
+    /// Gives the cards' people (assignees and comment authors) the names `--member` asks for.
     /// - Returns: each new name, to the file's name it replaced.
     /// - Throws: ``SessionError``, when a --member names someone on no card of the file.
     private static func rename(_ reading: inout ImportReading, _ renames: [(from: String, to: String)], file: String) throws
@@ -98,7 +99,9 @@ extension BoardSession {
     {
         guard !renames.isEmpty else { return [:] }
         var inFile: [String] = []
-        for card in reading.cards { for name in card.assignees where !inFile.contains(name) { inFile.append(name) } }
+        for card in reading.cards {
+            for name in card.assignees + card.parts.comments.map(\.by) where !inFile.contains(name) { inFile.append(name) }
+        }
         for rename in renames where !inFile.contains(where: { LooseText.fold($0) == LooseText.fold(rename.from) }) {
             throw SessionError.importNoSuchMember(name: rename.from, file: file, members: inFile)
         }
@@ -113,6 +116,13 @@ extension BoardSession {
                 if !names.contains(kept) { names.append(kept) }
             }
             reading.cards[index].assignees = names
+            for (place, comment) in reading.cards[index].parts.comments.enumerated() {
+                let folded = LooseText.fold(comment.by)
+                if let given = renames.last(where: { LooseText.fold($0.from) == folded })?.to {
+                    mapped[given] = mapped[given] ?? comment.by
+                    reading.cards[index].parts.comments[place].by = given
+                }
+            }
         }
         return mapped
     }
