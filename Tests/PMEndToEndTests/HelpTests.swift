@@ -47,6 +47,8 @@ import Testing
             "port", "ip", "machine", "https", "pem",
             // Taskwarrior's command, typed as is (`task export`).
             "task",
+            // `pm check`'s actions, typed as is; "place" is French too.
+            "undone", "rename", "place", "priority",
         ]
         return words.subtracting(typed)
     }()

@@ -172,7 +172,7 @@ import Testing
         #expect(try complete(["move", ""]) == [id])
         #expect(try complete(["move", id, ""]).contains("EN\\ COURS"))
         #expect(try complete(["move", id, "ter"]) == ["TERMINÉ"])
-        #expect(try complete(["list", "--sort", ""]) == ["due", "title", "created"])
+        #expect(try complete(["list", "--sort", ""]) == ["due", "title", "created", "priority"])
         #expect(try complete(["add", "x", "--d"]) == ["--due"])
         #expect(try complete(["remote", ""]).contains("add"))
     }

@@ -20,7 +20,7 @@ struct List: PMCommand {
     @Option(name: .long, help: ArgumentHelp(help(.helpState))) var state: [String] = []
     @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder?
     @Option(name: .long, help: ArgumentHelp(help(.helpGrep), valueName: "text")) var grep: String?
-    @Option(name: .long, help: ArgumentHelp(help(.helpView), valueName: "name")) var view: String?
+    @Option(name: .long, help: ArgumentHelp(help(.helpView), valueName: "view")) var view: String?
     @OptionGroup var filters: FilterOptions
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption

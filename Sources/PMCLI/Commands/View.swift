@@ -20,7 +20,7 @@ struct ViewSave: PMCommand {
         CommandConfiguration(commandName: "save", abstract: help(.helpCommandViewSave))
     }
 
-    @Argument(help: ArgumentHelp(help(.helpViewName))) var name: String
+    @Argument(help: ArgumentHelp(help(.helpViewName), valueName: "view")) var name: String
     @Option(name: .long, help: ArgumentHelp(help(.helpState))) var state: [String] = []
     @Option(name: .long, help: ArgumentHelp(help(.helpSort))) var sort: SortOrder?
     @Option(name: .long, help: ArgumentHelp(help(.helpGrep), valueName: "text")) var grep: String?
@@ -103,7 +103,7 @@ struct ViewDelete: PMCommand {
         CommandConfiguration(commandName: "delete", abstract: help(.helpCommandViewDelete), aliases: ["rm"])
     }
 
-    @Argument(help: ArgumentHelp(help(.helpViewName))) var name: String
+    @Argument(help: ArgumentHelp(help(.helpViewName), valueName: "view")) var name: String
     @OptionGroup var common: CommonOptions
 
     func run(in context: ProcessContext) throws {

@@ -145,6 +145,17 @@ struct Completer {
                 return nil
             }
         case "name": return names(current)
+        case "label": return labels(current)
+        case "priority":
+            return PriorityNames.choices.map { PriorityNames.name($0, localizer: localizer) }.filter {
+                LooseText.fold($0).hasPrefix(LooseText.fold(current))
+            }.map { .word($0, description: "") }
+        case "view":
+            guard let context = try? ProcessContext.live(boardOverride: self.board), let views = try? context.session.views()
+            else { return [] }
+            return Assignees.sorted(views.keys).filter { $0.hasPrefix(current) }.map {
+                .word(TextSafety.escaped($0), description: "")
+            }
         case "board", "files", "output", "directory": return [.files]
         default: return []
         }
@@ -173,6 +184,16 @@ struct Completer {
             for task in board.tasks { seen.formUnion(task.assignees) }
         }
         if let own = try? Assignees.validName(context.environment.user) { seen.insert(own) }
+        return Assignees.sorted(seen).filter { $0.hasPrefix(current) }.map { .word(TextSafety.escaped($0), description: "") }
+    }
+
+    /// The labels on the board's cards, each once, in byte order.
+    func labels(_ current: String) -> [Candidate] {
+        guard let context = try? ProcessContext.live(boardOverride: self.board),
+            let board = try? context.session.store().load()
+        else { return [] }
+        var seen = Set<String>()
+        for task in board.tasks { seen.formUnion(task.labels) }
         return Assignees.sorted(seen).filter { $0.hasPrefix(current) }.map { .word(TextSafety.escaped($0), description: "") }
     }
 

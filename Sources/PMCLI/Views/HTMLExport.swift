@@ -96,6 +96,7 @@ struct HTMLExport: BoardExporter {
             let names = Assignees.sorted(task.assignees).map { "@" + TextSafety.escaped($0) }.joined(separator: " ")
             html += "<p class=\"who\">\(Self.escaped(l.string(.htmlAssigned, .text(names))))</p>\n"
         }
+        html += CardHTML(localizer: l, style: style).parts(of: task)
         for field in task.conflicts.keys.sorted() {
             let values = (task.conflicts[field] ?? []).map {
                 FieldNames.value(
@@ -143,7 +144,12 @@ struct HTMLExport: BoardExporter {
         .card{background:var(--card);border:1px solid var(--line);border-left:4px solid var(--line);border-radius:.5rem;padding:.6rem .75rem;margin:0 0 .6rem}
         .card h3{margin:0;font-size:1rem}
         .card p{margin:.3rem 0 0;font-size:.9rem}
-        .due,.who{color:var(--dim)}
+        .due,.who,.labels{color:var(--dim)}
+        .priority.urgent,.priority.high{font-weight:bold}
+        .checklist ol,.comments ol{list-style:none;padding-left:0;margin:.2em 0}
+        .checklist li.done{color:var(--dim)}
+        .comments .by{color:var(--dim);margin:.3em 0 0}
+        .comments .text{white-space:pre-wrap;margin:0}
         .overdue{border-left-color:var(--late)}
         .overdue .due{color:var(--late);font-weight:bold}
         .due.today{font-weight:bold}

@@ -28,6 +28,7 @@ extension BoardPage {
             let names = Assignees.sorted(task.assignees).map { "@" + TextSafety.escaped($0) }.joined(separator: " ")
             html += "<p class=\"who\">\(HTML.text(l.string(.htmlAssigned, .text(names))))</p>\n"
         }
+        html += CardHTML(localizer: l, style: reader.style).parts(of: task)
         html += conflicts(task)
         if !task.body.isEmpty {
             // The body as it is (the edit form starts from it); opened on demand.

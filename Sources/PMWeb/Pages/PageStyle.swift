@@ -41,7 +41,12 @@ enum PageStyle {
         .grip{position:absolute;left:.35rem;top:.5rem;font-size:1.1rem;color:var(--dim);cursor:grab;touch-action:none;user-select:none;padding:.1rem}
         .card h3{margin:0;font-size:1rem}
         .card p{margin:.3rem 0 0;font-size:.9rem}
-        .due,.who{color:var(--dim)}
+        .due,.who,.labels{color:var(--dim)}
+        .priority.urgent,.priority.high{font-weight:bold}
+        .checklist ol,.comments ol{list-style:none;padding-left:0;margin:.2em 0}
+        .checklist li.done{color:var(--dim)}
+        .comments .by{color:var(--dim);margin:.3em 0 0}
+        .comments .text{white-space:pre-wrap;margin:0}
         .new{display:inline-block;margin-left:.4rem;padding:0 .4em;border-radius:.4em;background:var(--accent);color:#fff;font-size:.75rem;font-weight:bold;vertical-align:middle}
         @media (prefers-color-scheme:dark){.new{color:#111}}
         .card.overdue{border-left-color:var(--late)}
