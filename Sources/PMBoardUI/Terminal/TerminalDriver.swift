@@ -34,6 +34,8 @@ public protocol BoardSource: AnyObject {
     /// Whether the board was opened filtered (`pm board --mine`): then
     /// ``admits(_:_:)`` is asked of every card, the key filter or not.
     var openedFiltered: Bool { get }
+    /// The cards in the order the board shows them.
+    func ordered(_ tasks: [BoardTask]) -> [BoardTask]
 }
 
 extension BoardSource {
@@ -42,6 +44,7 @@ extension BoardSource {
     }
     public func changedByOthers() -> Set<TaskID> { [] }
     public var openedFiltered: Bool { false }
+    public func ordered(_ tasks: [BoardTask]) -> [BoardTask] { BoardTask.byDeadline(tasks) }
 }
 
 extension String {
@@ -238,7 +241,7 @@ public final class TerminalDriver {
         let loaded = try source.load()
         tasks = Dictionary(loaded.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         // The order of `pm list`: by deadline (none last), then as created.
-        ordered = BoardTask.byDeadline(loaded.tasks)
+        ordered = source.ordered(loaded.tasks)
         undo = (loaded.canUndo, loaded.canRedo, loaded.undoBlocked)
         showColumns(changed: source.changedByOthers())
         if let formTask { state.markFormChanged { id in id == formTask.id && tasks[id] != formTask } }

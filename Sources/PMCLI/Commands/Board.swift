@@ -14,6 +14,11 @@ import Synchronization
     import Glibc
 #endif
 
+/// `pm board --sort due|priority`: the board's own order, or urgent first.
+enum BoardSortOrder: String, ExpressibleByArgument, CaseIterable {
+    case due, priority
+}
+
 /// `pm board`: the interactive board (DESIGN.md §11). Every write goes
 /// through the same store, lock, event log and undo as the commands.
 struct BoardCommand: PMCommand {
@@ -21,12 +26,15 @@ struct BoardCommand: PMCommand {
         CommandConfiguration(commandName: "board", abstract: help(.helpCommandBoard))
     }
 
+    @Option(name: .long, help: ArgumentHelp(help(.helpView), valueName: "view")) var view: String?
+    @Option(name: .long, help: ArgumentHelp(help(.helpBoardSort))) var sort: BoardSortOrder?
     @OptionGroup var filters: FilterOptions
     @OptionGroup var common: CommonOptions
     @OptionGroup var colors: ColorOption
 
     func run(in context: ProcessContext) throws {
         let filter = try filters.filter(context)
+        let saved = try view.map { try AppliedView($0, context) }
         _ = try context.syncInterval()
         let invocation = CurrentRun.now.invocation
         guard isatty(invocation.input) == 1, isatty(invocation.output) == 1 else { throw CLIError.boardNeedsTerminal }
@@ -47,7 +55,11 @@ struct BoardCommand: PMCommand {
             )
         }
         let driver = TerminalDriver(
-            source: LiveBoard(context: context, filter: filter, typed: filters.typed), renderer: renderer,
+            source: LiveBoard(
+                context: context, filter: filter,
+                typed: (view.map { ["--view " + ShellWord.quoted(TextSafety.escaped($0))] } ?? []) + filters.typed,
+                view: saved, byPriority: sort.map { $0 == .priority } ?? (saved?.sort == .priority)),
+            renderer: renderer,
             color: colors.useColor(context))
         do {
             try driver.run()
@@ -76,13 +88,26 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     let fixed: TaskFilter
     let typed: [String]
 
-    init(context: ProcessContext, filter: TaskFilter = TaskFilter(), typed: [String] = []) {
+    /// A saved view the board was opened with (`pm board --view NAME`).
+    let view: AppliedView?
+    let byPriority: Bool
+
+    init(
+        context: ProcessContext, filter: TaskFilter = TaskFilter(), typed: [String] = [], view: AppliedView? = nil,
+        byPriority: Bool = false
+    ) {
         self.context = context
         fixed = filter
         self.typed = typed
+        self.view = view
+        self.byPriority = byPriority
     }
 
-    var openedFiltered: Bool { !fixed.isEmpty }
+    var openedFiltered: Bool { !fixed.isEmpty || view != nil }
+
+    func ordered(_ tasks: [BoardTask]) -> [BoardTask] {
+        byPriority ? BoardTask.byPriority(tasks) : BoardTask.byDeadline(tasks)
+    }
 
     /// The board last loaded: its id names the reader's `pm news` mark.
     private var loadedBoard: Board?
@@ -221,6 +246,11 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     /// reader's collation, case and accents ignored), "mine" as `pm remind`.
     func admits(_ task: BoardTask, _ filter: BoardScreen.Filter) -> Bool {
         if !fixed.admits(task, today: context.environment.today) { return false }
+        if let view {
+            if !view.filter.admits(task, today: context.environment.today) { return false }
+            if !view.states.isEmpty, !view.states.contains(task.state) { return false }
+            if let text = view.text, !textMatch.finds(text, in: task) { return false }
+        }
         if filter.mine, session.remindable([task]).isEmpty { return false }
         guard !filter.text.isEmpty else { return true }
         return textMatch.finds(filter.text, in: task)

@@ -164,12 +164,7 @@ struct List: PMCommand {
         case .created:
             return ordered(byCreation)
         case .priority:
-            // Urgent first, none last; the board's order (deadline) within each.
-            let byDue = BoardTask.byDeadline(tasks)
-            let ranks = byDue.map { -($0.priority?.rank ?? 0) }
-            var indices = Array(byDue.indices)
-            indices.sort { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : $0 < $1 }
-            return indices.map { byDue[$0] }
+            return BoardTask.byPriority(tasks)
         case .title:
             guard let collator = ICUCollator(locale: locale) else { return tasks.sorted { $0.title < $1.title } }
             return tasks.sorted { a, b in

@@ -93,3 +93,14 @@ extension BoardTask {
         return (done, total)
     }
 }
+
+extension BoardTask {
+    /// Urgent first, none last; the board's reading order (``byDeadline(_:)``) within each.
+    public static func byPriority(_ tasks: [BoardTask]) -> [BoardTask] {
+        let byDue = byDeadline(tasks)
+        let ranks = byDue.map { -($0.priority?.rank ?? 0) }
+        var indices = Array(byDue.indices)
+        indices.sort { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : $0 < $1 }
+        return indices.map { byDue[$0] }
+    }
+}
