@@ -64,7 +64,7 @@ struct Completer {
     let root: CommandModel
     let localizer: Localizer
     /// `--board` as typed so far on the line, for the ids.
-    private var board: String?
+    var board: String?
 
     init(root: CommandModel, localizer: Localizer) {
         self.root = root
