@@ -117,7 +117,7 @@ package struct HistoryView {
         case .moved: (made.from, made.to) = (undo.to, undo.from)
         case .edited: break
         }
-        made.changes = undo.changes.map { FieldChange(field: $0.field, from: $0.to, to: $0.from) }
+        made.changes = undo.changes.map { FieldChange(field: $0.field, from: $0.to, to: $0.from, context: $0.context) }
         return made
     }
 

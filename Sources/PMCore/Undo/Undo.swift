@@ -325,7 +325,10 @@ extension Board {
                     FieldChange(field: Assignees.field(name), from: .bool(was.contains(name)), to: .bool(now.contains(name))))
             }
             for field in Transition(from: before, to: after, eventID: id, at: time).cardFields {
-                changes.append(FieldChange(field: field.name, from: before.value(of: field), to: after.value(of: field)))
+                changes.append(
+                    FieldChange(
+                        field: field.name, from: before.value(of: field), to: after.value(of: field),
+                        context: field.context(in: after) ?? field.context(in: before)))
             }
             if before.state != after.state {
                 return HistoryEvent(
