@@ -9,7 +9,17 @@ import json
 import random
 import sys
 
-def main(count: int, board_path: str, task_path: str, state_path: str) -> None:
+def card_parts(k: int, created: str) -> dict:
+    """Labels, a checklist of 10 items and 5 comments, as pm writes them on a card."""
+    labels = sorted({["bug", "ui", "backend", "docs", "urgent-fix", "검토", "équipe"][(k + i) % 7] for i in range(2)})
+    digits = "123456789abcdefghijklmnopqrstuvwxyz"
+    checklist = [{"done": (k + i) % 3 == 0, "id": f"{k:08x}{i:04x}", "position": digits[i * 3],
+                  "text": f"Step {i + 1} of card {k}"} for i in range(10)]
+    comments = [{"at": created, "by": ["ana", "lee", "지우"][i % 3], "id": f"{k:08x}c{i:03x}",
+                 "text": f"Comment {i + 1} on card {k}: looks good, one more pass."} for i in range(5)]
+    return {"labels": labels, "checklist": checklist, "comments": comments}
+
+def main(count: int, board_path: str, task_path: str, state_path: str, cards: bool = False) -> None:
     rng = random.Random(42)
     words = ["report", "review", "deploy", "meeting", "design", "budget", "release", "검토", "회의", "디자인", "équipe", "réunion"]
     tasks, history, tw = [], [], []
@@ -24,6 +34,8 @@ def main(count: int, board_path: str, task_path: str, state_path: str) -> None:
         created = f"2026-{1 + k % 10:02d}-{1 + k % 28:02d}T{k % 24:02d}:{k % 60:02d}:00.000Z"
         tasks.append({"body": body, "createdAt": created, "due": due, "id": uuid, "state": state,
                       "title": title, "updatedAt": created})
+        if cards:
+            tasks[-1].update(card_parts(k, created))
         history.append({"action": "added", "at": created, "by": "bench", "id": f"e{k:07x}-0000-4000-8000-{k:012x}",
                         "task": uuid, "title": title, "to": "todo"})
         history.append({"action": "edited", "at": created, "by": "bench", "id": f"e{k:07x}-0001-4000-8000-{k:012x}",
@@ -57,4 +69,4 @@ def main(count: int, board_path: str, task_path: str, state_path: str) -> None:
         json.dump(state, f, indent=2, sort_keys=True, ensure_ascii=False)
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4])
+    main(int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], len(sys.argv) > 5 and sys.argv[5] == "cards")

@@ -221,6 +221,20 @@ extension ReadFastPathTests {
         try board.assign(
             board.tasks[0].id, adding: ["ji-woo", "Am\u{E9}lie", "지우"], eventID: ids.make(), by: "ji-woo",
             at: "2026-11-21T10:00:05.000Z")
+        // A card carrying every part; another with a label and a priority only.
+        let changes: [CardChange] = [
+            .labels(adding: ["bug", "검토"], removing: []), .priority(.high), .addItem(text: "Draft \"one\"", before: nil),
+            .addItem(text: "체크", before: nil, done: true), .addItem(text: "gone", before: nil), .removeItem("3"),
+            .addComment(text: "Looks good\nreally"),
+        ]
+        for (offset, change) in changes.enumerated() {
+            try board.change(
+                board.tasks[0].id, change, eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:1\(offset).000Z")
+        }
+        try board.change(
+            board.tasks[1].id, .labels(adding: ["ui"], removing: []), eventID: ids.make(), by: "ji-woo",
+            at: "2026-11-21T10:00:20.000Z")
+        try board.change(board.tasks[1].id, .priority(.low), eventID: ids.make(), by: "ji-woo", at: "2026-11-21T10:00:21.000Z")
         return board
     }
 
@@ -240,6 +254,13 @@ extension ReadFastPathTests {
         #expect(lazy.tasks.map(\.body) == full.tasks.map(\.body))
         #expect(full.tasks.map(\.state) == [.todo, .doing, .done])
         #expect(lazy.tasks.map(\.assignees) == [["Am\u{E9}lie", "ji-woo", "지우"], [], []])
+        // The checklist's progress counted where it lies agrees with the decoded one.
+        let progress = try BoardDecoder.decode(bytes, path: "b.json", lazyHeads: true).tasks.map { "\($0.progress)" }
+        #expect(progress == full.tasks.map { "\($0.progress)" })
+        #expect(progress.first == "(done: 1, total: 2)")
+        #expect(lazy.tasks.map(\.allItems) == full.tasks.map(\.allItems))
+        #expect(lazy.tasks.map(\.allComments) == full.tasks.map(\.allComments))
+        #expect(lazy.tasks.map(\.labels) == [["bug", "검토"], ["ui"], []])
         for span in lazy.source.spans {
             let usual = bytes.withUnsafeBufferPointer { buffer -> BoardTask? in
                 var reader = JSONReader(buffer, at: span.lowerBound)

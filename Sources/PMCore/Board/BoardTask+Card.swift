@@ -83,15 +83,7 @@ extension BoardTask {
     }
 
     /// The checklist's progress: items ticked, and items shown.
-    public var progress: (done: Int, total: Int) {
-        var done = 0
-        var total = 0
-        for item in box.shown.checklist where item.isShown {
-            total += 1
-            if item.done { done += 1 }
-        }
-        return (done, total)
-    }
+    public var progress: (done: Int, total: Int) { box.progress }
 }
 
 extension BoardTask {

@@ -85,18 +85,18 @@ public struct BoardTask: Equatable, Sendable {
     }
     /// Its checklist as kept, removed items too, in the order shown.
     public var allItems: [ChecklistItem] {
-        get { box.shown.checklist }
+        get { box.checklist }
         set { change { $0.checklist = newValue.sorted(by: ChecklistItem.precedes) } }
     }
     /// The checklist items a card shows, in order.
-    public var checklist: [ChecklistItem] { box.shown.checklist.filter(\.isShown) }
+    public var checklist: [ChecklistItem] { box.checklist.filter(\.isShown) }
     /// Its comments as kept, withdrawn ones too, oldest first.
     public var allComments: [Comment] {
-        get { box.shown.comments }
+        get { box.comments }
         set { change { $0.comments = newValue.sorted(by: Comment.precedes) } }
     }
     /// The comments a card shows (not withdrawn), oldest first.
-    public var comments: [Comment] { box.shown.comments.filter { $0.text != nil } }
+    public var comments: [Comment] { box.comments.filter { $0.text != nil } }
     /// Fields written by a newer pm, kept as they are.
     public var unknownFields: [String: JSONValue] {
         get { stored?.shown.unknownFields ?? box.shown.unknownFields }
@@ -202,6 +202,9 @@ public struct BoardTask: Equatable, Sendable {
 
     /// Leaves the heads and live changes as read, decoded when first used.
     func decodeHeadsLater(_ heads: LazyHeads) { box.decodeHeadsLater(heads) }
+
+    /// Leaves the checklist and comments as read, decoded when first used.
+    func decodePartsLater(_ parts: LazyParts) { box.decodePartsLater(parts) }
 
     /// Leaves the body as read, decoded when first used.
     func decodeBodyLater(_ body: LazyText) { box.decodeBodyLater(body) }

@@ -13,6 +13,9 @@ final class TaskBox: @unchecked Sendable {
     private var unreadBody: LazyText?
     /// The same for the time of the last change, which a list never shows.
     private var unreadUpdatedAt: LazyText?
+    /// Where the checklist and comments are, while unread (a list shows
+    /// only the checklist's progress, counted where it lies).
+    private var unreadParts: LazyParts?
 
     init(_ fields: BoardTask.Fields) {
         stored = fields
@@ -49,7 +52,49 @@ final class TaskBox: @unchecked Sendable {
         }
     }
 
+    /// The checklist as kept, decoded the first time it is read.
+    var checklist: [ChecklistItem] {
+        if unreadParts != nil { decodeParts() }
+        return stored.checklist
+    }
+
+    /// The comments as kept, decoded the first time they are read.
+    var comments: [Comment] {
+        if unreadParts != nil { decodeParts() }
+        return stored.comments
+    }
+
+    /// The checklist's items ticked and shown: counted in the bytes read
+    /// while the checklist is unread and in pm's own layout.
+    var progress: (done: Int, total: Int) {
+        if let unreadParts, let counted = unreadParts.progress() { return counted }
+        var (done, total) = (0, 0)
+        for item in checklist where item.isShown {
+            total += 1
+            if item.done { done += 1 }
+        }
+        return (done, total)
+    }
+
+    /// Leaves the checklist and comments as read until first read.
+    func decodePartsLater(_ parts: LazyParts) {
+        unreadParts = parts
+    }
+
+    private func decodeParts() {
+        guard let unreadParts else { return }
+        self.unreadParts = nil
+        if let (checklist, comments) = unreadParts.decode() {
+            (stored.checklist, stored.comments) = (checklist, comments)
+        } else {
+            // Checked as JSON when read: a value pm would not keep leaves a
+            // task only the log can fold again.
+            (stored.checklist, stored.comments, stored.tracked) = ([], [], false)
+        }
+    }
+
     private func decodeAll() {
+        if unreadParts != nil { decodeParts() }
         if unreadBody != nil { decodeBody() }
         if unreadUpdatedAt != nil { decodeUpdatedAt() }
         if unreadHeads != nil { decodeHeads() }
@@ -87,6 +132,7 @@ final class TaskBox: @unchecked Sendable {
     private func decodeHeads() {
         guard let unreadHeads else { return }
         // The heads of a board from before heads were kept are its shown values, the body among them.
+        if unreadParts != nil { decodeParts() }
         if unreadBody != nil { decodeBody() }
         if unreadUpdatedAt != nil { decodeUpdatedAt() }
         self.unreadHeads = nil
@@ -121,6 +167,36 @@ struct LazyText {
             reader.index = at
             return (try? reader.readString()) ?? ""
         }
+    }
+}
+
+/// Where a task's checklist and comments are, in the board file's bytes as
+/// read (checked JSON; decoded, and checked as pm keeps them, when first used).
+struct LazyParts {
+    let bytes: [UInt8]
+    let checklistAt: Int?
+    let commentsAt: Int?
+
+    func decode() -> (checklist: [ChecklistItem], comments: [Comment])? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var card = CardRead()
+            var reader = JSONReader(buffer)
+            for (number, at) in [(14, checklistAt), (15, commentsAt)] {
+                guard let at else { continue }
+                reader.index = at
+                guard (try? card.read(number, &reader, field: number == 14 ? "checklist" : "comments")) != nil else {
+                    return nil
+                }
+            }
+            return (card.checklist, card.comments)
+        }
+    }
+
+    /// The progress of a checklist in pm's own layout, an item a line
+    /// (``BoardEncoder``): nil for anything else, which is then decoded.
+    func progress() -> (done: Int, total: Int)? {
+        guard let checklistAt else { return (0, 0) }
+        return bytes.withUnsafeBufferPointer { ChecklistScan.progress($0, at: checklistAt) }
     }
 }
 

@@ -286,7 +286,9 @@ extension JSONReader {
             guard at < n, bytes[at] == UInt8(ascii: "\"") else { return false }
             let keyStart = at + 1
             at = keyStart
-            while at < n, Self.isPlainIDByte(bytes[at]) { at += 1 }
+            // A key may name a person or a label in any script (`assignee/지우`):
+            // its bytes were checked as UTF-8 with the whole file's.
+            while at < n, Self.isPlainIDByte(bytes[at]) || bytes[at] >= 0x80 { at += 1 }
             guard at + 2 < n, bytes[at] == UInt8(ascii: "\""), bytes[at + 1] == UInt8(ascii: ":"),
                 bytes[at + 2] == UInt8(ascii: " ")
             else { return false }

@@ -28,6 +28,8 @@ extension BoardDecoder {
         }
         try literal(&reader, "body\": ")
         let bodyAt = try skippedString(&reader)
+        let checklistAt = consume(&reader, ",\n      \"checklist\": ") ? try skippedList(&reader) : nil
+        let commentsAt = consume(&reader, ",\n      \"comments\": ") ? try skippedList(&reader) : nil
         try literal(&reader, ",\n      \"createdAt\": ")
         let createdAt = try plainString(&reader)
         try literal(&reader, ",\n      \"due\": ")
@@ -74,6 +76,9 @@ extension BoardDecoder {
                 unknownFields: [:], conflicts: [:], restored: false, assignees: assignees, labels: labels,
                 priority: priority))
         task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt))
+        if checklistAt != nil || commentsAt != nil {
+            task.decodePartsLater(LazyParts(bytes: lazy, checklistAt: checklistAt, commentsAt: commentsAt))
+        }
         task.decodeUpdatedAtLater(LazyText(bytes: lazy, at: updatedAt))
         task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsAt, liveAt: liveAt))
         return task
@@ -95,6 +100,14 @@ extension BoardDecoder {
         guard start < reader.bytes.count, reader.bytes[start] == UInt8(ascii: opening), reader.skipIDListsFast() else {
             throw GiveWay()
         }
+        return start
+    }
+
+    /// Where a list (a checklist, comments) starts, skipped and checked as JSON but not made.
+    private static func skippedList(_ reader: inout JSONReader) throws -> Int {
+        let start = reader.index
+        guard start < reader.bytes.count, reader.bytes[start] == UInt8(ascii: "[") else { throw GiveWay() }
+        try reader.skipValueFast()
         return start
     }
 
