@@ -15,6 +15,10 @@ enum CardCheck {
         switch (field, value) {
         case (.assignee(let name), .bool), (.label(let name), .bool): return Assignees.isAdmissible(name)
         case (.priority, .null): return true
+        // An undone addition takes the item's text and place back: pm's own
+        // undo writes them null (issue 47: refused, the undo stayed on the
+        // copy that made it while every other kept the item).
+        case (.item(_, .text), .null), (.item(_, .position), .null): return true
         case (.comment(let id), .null): return ItemID.isValid(id)
         default: return isKept(value, for: field)
         }
