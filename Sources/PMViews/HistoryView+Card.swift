@@ -46,6 +46,9 @@ struct CardSentences {
         case .comment:
             switch (change.from, change.to) {
             case (.null, _): return view.say(.historyCommented, title)
+            // Put back after an undo took it: said as written, not as rewritten.
+            case (.object(let was), .object(let now)) where was["text"] == .null && now["text"] != .null && was["edited"] == nil:
+                return view.say(.historyCommented, title)
             case (_, .null): return view.say(.historyCommentWithdrawn, title)
             case (_, .object(let members)) where members["text"] == .null:
                 return view.say(.historyCommentWithdrawn, title)

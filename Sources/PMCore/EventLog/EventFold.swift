@@ -200,7 +200,7 @@ public struct FoldedTasks: Equatable, Sendable {
                 return
             }
             if !task.tracked { needsFullFold = true }
-            Self.merge(event, into: &task)
+            Self.merge(event, into: &task, vouched: ledger.otherPerson(of: event) == nil)
             task.updatedAt = event.at
             byID[event.task] = task
         case .deleted: applyDeletion(event)
@@ -244,7 +244,7 @@ public struct FoldedTasks: Equatable, Sendable {
             return
         }
         if !task.tracked { needsFullFold = true }
-        if event.seen == nil { Self.merge(event, into: &task) }
+        if event.seen == nil { Self.merge(event, into: &task, vouched: ledger.otherPerson(of: event) == nil) }
         task.live.append(event.id)
         task.updatedAt = event.at
         task.restored = false
@@ -290,7 +290,9 @@ public struct FoldedTasks: Equatable, Sendable {
     /// Applies field changes: each replaces the heads it saw; those it did not
     /// see stay, their values kept as conflicts. (An undo or redo saw only
     /// the value it takes back: a value written concurrently stays beside it.)
-    static func merge(_ event: Event, into task: inout BoardTask) {
+    /// - Parameter vouched: the event names its own copy's person (``ReplicaLedger``):
+    ///   only then may it write a comment, which is its author's alone.
+    static func merge(_ event: Event, into task: inout BoardTask, vouched: Bool = true) {
         // Linear in the event: what it saw is looked up in a set, every table
         // changed in place, and the names it assigns set at once (issue 43).
         let seen = event.seen.map(Set.init)
@@ -302,7 +304,9 @@ public struct FoldedTasks: Equatable, Sendable {
                 continue
             }
             let field = CardField(name)
-            if case .comment(let id)? = field, !Self.mayWrite(comment: id, values.new, by: event.author, on: task) { continue }
+            if case .comment(let id)? = field, !vouched || !Self.mayWrite(comment: id, values.new, by: event.author, on: task) {
+                continue
+            }
             let kept = (task.heads[name] ?? []).filter { head in
                 if let seen { return !seen.contains(head.event) }
                 // JSONValue's == compares strings by canonical equivalence: NFC and NFD are one value.

@@ -244,7 +244,7 @@ extension Board {
                     if before.assignees.contains(name) { names.insert(name) } else { names.remove(name) }
                 }
                 if names != Set(task.assignees) { task.assignees = Array(names) }
-                for field in transition.cardFields { task.set(field, to: before.value(of: field)) }
+                for field in transition.cardFields { task.set(field, to: Self.undone(field, before: before, after: after)) }
                 task.updatedAt = time
                 restored = task
             } else {
@@ -272,6 +272,18 @@ extension Board {
         if redo { entry.redoes = transition.eventID } else { entry.undoes = transition.eventID }
         history.append(entry, before: current)
         return Transition(from: current, to: restored, eventID: eventID, at: time)
+    }
+
+    /// The value undo puts back in `field`: what it held before, except for a
+    /// comment the change wrote: taken back, it stays withdrawn under its
+    /// author's name, so that nobody else can ever write under its id.
+    static func undone(_ field: CardField, before: BoardTask, after: BoardTask) -> JSONValue {
+        let value = before.value(of: field)
+        guard case .comment(let id) = field, value == .null, var written = Comment(id: id, value: after.value(of: field)) else {
+            return value
+        }
+        written.text = nil
+        return written.value
     }
 
     /// Whether every transition of a step can be reverted on this board as it is now.
