@@ -134,6 +134,7 @@ struct World {
         case "sample": break
         case "story": try story()
         case "offline": try offline()
+        case "cards": try cards()
         default: throw WorldError.unknown(name)
         }
     }
@@ -150,6 +151,23 @@ struct World {
             (["move", "a1b2", "todo"], "camille", "2026-11-21T09:15:00Z"),
             (["undo"], "camille", "2026-11-21T09:16:00Z"),
             (["edit", "3f2a", "--no-due"], "ji-woo", "2026-11-21T09:45:00Z"),
+        ]
+        for (arguments, user, time) in steps {
+            let run = try pm.run(arguments, ["PM_USER": user, "PM_NOW": time])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+    }
+
+    /// A card that carries a priority, a label, a checklist and a comment.
+    func cards() throws {
+        let steps: [([String], String, String)] = [
+            (["edit", "a1b2", "--priority", "high"], "camille", "2026-11-21T08:00:00Z"),
+            (["label", "a1b2", "release"], "camille", "2026-11-21T08:01:00Z"),
+            (["check", "a1b2", "add", "Tag the build"], "camille", "2026-11-21T08:02:00Z"),
+            (["check", "a1b2", "add", "Write the notes"], "camille", "2026-11-21T08:03:00Z"),
+            (["check", "a1b2", "done", "1"], "camille", "2026-11-21T08:04:00Z"),
+            (["check", "a1b2", "done", "2"], "ji-woo", "2026-11-21T09:00:00Z"),
+            (["comment", "a1b2", "노트 초안 올렸습니다"], "ji-woo", "2026-11-21T09:01:00Z"),
         ]
         for (arguments, user, time) in steps {
             let run = try pm.run(arguments, ["PM_USER": user, "PM_NOW": time])

@@ -32,11 +32,14 @@ extension BoardRenderer {
     /// input methods and screen readers follow it).
     func drawForm(_ form: TaskForm, tasks: [TaskID: BoardTask], into screen: inout Screen) {
         let inner = max(10, min(screen.width - 4, 70))
-        let bodyLines = 4
-        let listLines = 3
-        let height = min(screen.height, 16 + bodyLines + listLines)
+        // The board's last lines (where a refusal is said) stay in view:
+        // the body and the checklist take what room the terminal has.
+        let room = max(2, screen.height - 3 - 16)
+        let bodyLines = min(4, max(1, room - 2))
+        let listLines = min(6, max(1, room - bodyLines))
+        let height = min(max(1, screen.height - 3), 16 + bodyLines + listLines)
         let left = max(0, (screen.width - inner - 2) / 2)
-        let top = max(0, (screen.height - height) / 2)
+        let top = max(0, min((screen.height - height) / 2, screen.height - 3 - height))
         screen.write("┌" + String(repeating: "─", count: inner) + "┐", x: left, y: top)
         for row in 1..<(height - 1) { screen.write("│" + String(repeating: " ", count: inner) + "│", x: left, y: top + row) }
         screen.write("└" + String(repeating: "─", count: inner) + "┘", x: left, y: top + height - 1)

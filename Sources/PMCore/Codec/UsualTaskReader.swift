@@ -33,16 +33,7 @@ extension BoardDecoder {
         try literal(&reader, ",\n      \"createdAt\": ")
         let createdAt = try plainString(&reader)
         try literal(&reader, ",\n      \"due\": ")
-        var due: CivilDate?
-        if !consume(&reader, "null") {
-            let at = reader.index
-            guard at + 12 <= reader.bytes.count, reader.bytes[at] == UInt8(ascii: "\""),
-                reader.bytes[at + 11] == UInt8(ascii: "\""),
-                let date = CivilDate(isoUTF8: UnsafeBufferPointer(rebasing: reader.bytes[(at + 1)..<(at + 11)]))
-            else { throw GiveWay() }
-            due = date
-            reader.index = at + 12
-        }
+        let due = try usualDue(&reader)
         try literal(&reader, ",\n      \"heads\": ")
         let headsAt = try idLists(&reader, opening: "{")
         try literal(&reader, ",\n      \"id\": ")
@@ -82,6 +73,18 @@ extension BoardDecoder {
         task.decodeUpdatedAtLater(LazyText(bytes: lazy, at: updatedAt))
         task.decodeHeadsLater(LazyHeads(bytes: lazy, headsAt: headsAt, liveAt: liveAt))
         return task
+    }
+
+    /// The deadline: `null`, or ten plain bytes between quotes.
+    private static func usualDue(_ reader: inout JSONReader) throws -> CivilDate? {
+        if consume(&reader, "null") { return nil }
+        let at = reader.index
+        guard at + 12 <= reader.bytes.count, reader.bytes[at] == UInt8(ascii: "\""),
+            reader.bytes[at + 11] == UInt8(ascii: "\""),
+            let date = CivilDate(isoUTF8: UnsafeBufferPointer(rebasing: reader.bytes[(at + 1)..<(at + 11)]))
+        else { throw GiveWay() }
+        reader.index = at + 12
+        return date
     }
 
     /// The priority, when the task has one (`,\n      "priority": "high"`).
