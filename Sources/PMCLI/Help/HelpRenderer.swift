@@ -92,7 +92,8 @@ struct HelpRenderer {
         "subcommands": .helpValueCommand, "name": .helpValueName, "mapping": .helpValueMapping, "file": .helpValueFile,
         "date": .helpValueDate,
         "shell": .helpValueShell, "member": .helpValueMember, "delimiter": .helpValueDelimiter, "headers": .helpValueHeaders,
-        "port": .helpValuePort, "address": .helpValueAddress,
+        "port": .helpValuePort, "address": .helpValueAddress, "label": .helpValueLabel, "priority": .helpValuePriority,
+        "view": .helpValueView, "action": .helpValueAction, "words": .helpValueWords, "n": .helpValueCount,
     ]
 
     func optionLabel(_ argument: ArgumentModel) -> String {
