@@ -48,7 +48,7 @@ import Testing
             // Taskwarrior's command, typed as is (`task export`).
             "task",
             // `pm check`'s actions, typed as is; "place" is French too.
-            "undone", "rename", "place", "priority",
+            "undone", "rename", "place", "priority", "action",
         ]
         return words.subtracting(typed)
     }()
