@@ -20,6 +20,7 @@ import Testing
         try pm.run(["check", id, "add", "Tag"])
         try pm.run(["check", id, "add", "Announce"])
         try pm.run(["check", id, "done", "1"])
+        try pm.run(["comment", id, "Ship on Friday"])
         let session = try Session(pm: pm)
         defer { session.close() }
         // The mark before the title, the progress and labels under it.
@@ -46,5 +47,10 @@ import Testing
         #expect(items?.map { $0["text"] as? String } == ["Tag", "Announce", "Celebrate"], "\(items ?? [])")
         #expect(items?.map { $0["done"] as? Bool } == [true, false, true])
         #expect(session.waitFor { $0.contains("! Ship it") && $0.contains("✓ 2/3 #docs #release") }, "\(session.screen)")
+        // The card's own panel (t, then Tab): its checklist and comments, then its history.
+        try session.keys("t", "Tab")
+        #expect(
+            session.waitFor { $0.contains("Checklist (2/3)") && $0.contains("[x] Celebrate") && $0.contains("Ship on Friday") },
+            "\(session.screen)")
     }
 }

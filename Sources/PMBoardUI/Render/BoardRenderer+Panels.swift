@@ -146,9 +146,17 @@ extension BoardRenderer {
             task.map { localizer.string(.boardHistoryTask, .text(TextSafety.escaped($0.title))) }
             ?? localizer.string(.boardHistoryTitle)
         screen.write(TerminalCells.truncate(title, toWidth: screen.width - 2), x: 1, y: 0, look: [.bold])
-        if lines.isEmpty { screen.write(localizer.string(.historyEmpty), x: 1, y: 2, look: [.dim]) }
         let room = screen.width - 2
-        for (index, line) in lines.enumerated() where index + 2 < screen.height - 1 {
+        // A card's own panel: its checklist and comments first, then its history.
+        let details = task.flatMap { cardDetails?($0) } ?? []
+        for (index, line) in details.enumerated() where index + 2 < screen.height - 1 {
+            screen.write(TerminalCells.truncate(line, toWidth: room), x: 1, y: index + 2)
+        }
+        let first = details.isEmpty ? 2 : details.count + 3
+        if lines.isEmpty, first < screen.height - 1 {
+            screen.write(localizer.string(.historyEmpty), x: 1, y: first, look: [.dim])
+        }
+        for (index, line) in lines.enumerated() where index + first < screen.height - 1 {
             // The date shorter, then left out, before the change itself is cut.
             let forms = [
                 localizer.string(.historyLine, .text(line.when), .text(line.who), .text(line.what)),
@@ -156,7 +164,7 @@ extension BoardRenderer {
                 line.who + "  " + line.what,
             ]
             let text = forms.first { TerminalCells.width(of: $0) <= room } ?? forms[2]
-            screen.write(TerminalCells.truncate(text, toWidth: room), x: 1, y: index + 2)
+            screen.write(TerminalCells.truncate(text, toWidth: room), x: 1, y: index + first)
         }
         screen.write(
             TerminalCells.truncate(localizer.string(.boardHistoryHint), toWidth: screen.width), x: 0, y: screen.height - 1,

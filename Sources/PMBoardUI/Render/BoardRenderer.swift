@@ -18,6 +18,11 @@ public struct BoardRenderer {
     /// in the reader's words; nil: none shown.
     public var cardMarks: (@Sendable (BoardTask) -> (priority: String, line: String, word: String))?
 
+    /// A card's checklist and comments as lines, for its own history panel
+    /// (its number and tick a line each; each comment's author, time and
+    /// text); nil: none shown.
+    public var cardDetails: (@Sendable (BoardTask) -> [String])?
+
     /// The narrowest a column may be before the board shows one at a time.
     public static let minimumColumnWidth = 22
 

@@ -44,16 +44,7 @@ struct BoardCommand: PMCommand {
         if term.isEmpty || term == "dumb" {
             throw CLIError.boardDumbTerminal(term)
         }
-        var renderer = BoardRenderer(
-            localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
-        renderer.checkDue = LiveBoard.checkDue(context)
-        let localizer = context.localizer
-        renderer.cardMarks = { task in
-            (
-                PriorityNames.mark(task.priority, localizer: localizer), CardMarks.line(task),
-                task.priority == nil ? "" : PriorityNames.name(task.priority, localizer: localizer)
-            )
-        }
+        let renderer = Self.renderer(context)
         let driver = TerminalDriver(
             source: LiveBoard(
                 context: context, filter: filter,
@@ -66,6 +57,34 @@ struct BoardCommand: PMCommand {
         } catch TerminalError.notATerminal {
             throw CLIError.boardNeedsTerminal
         }
+    }
+
+    /// The board's renderer, with the reader's words for what a card carries.
+    static func renderer(_ context: ProcessContext) -> BoardRenderer {
+        var renderer = BoardRenderer(
+            localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
+        renderer.checkDue = LiveBoard.checkDue(context)
+        let localizer = context.localizer
+        nonisolated(unsafe) let fields = TaskFields(
+            localizer: localizer, style: context.style(color: false), today: context.environment.today)
+        renderer.cardDetails = { task in
+            let checklist = fields.checklist(task)
+            var lines = checklist.items.isEmpty ? [] : [checklist.heading] + checklist.items.map { "  " + $0 }
+            let comments = fields.comments(task)
+            if !comments.isEmpty {
+                if !lines.isEmpty { lines.append("") }
+                lines.append(localizer.string(.showComments))
+                for comment in comments { lines += ["  " + comment.heading] + comment.text.map { "    " + $0 } }
+            }
+            return lines
+        }
+        renderer.cardMarks = { task in
+            (
+                PriorityNames.mark(task.priority, localizer: localizer), CardMarks.line(task),
+                task.priority == nil ? "" : PriorityNames.name(task.priority, localizer: localizer)
+            )
+        }
+        return renderer
     }
 }
 
