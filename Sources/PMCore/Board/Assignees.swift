@@ -1,4 +1,5 @@
 import PMICU
+import Synchronization
 
 /// Who does a card (DESIGN.md §13): zero or more user names, as `PM_USER`
 /// gives them.
@@ -72,6 +73,17 @@ public enum Assignees {
         guard let kept = try? keptName(name) else { return false }
         return kept.utf8.elementsEqual(name.utf8)
     }
+
+    /// ``isValid(_:)``, remembered: a board names the same people and labels
+    /// on many cards, and each name's check normalizes it through ICU.
+    public static func isValidRemembered(_ name: String) -> Bool {
+        if let known = checked.withLock({ $0[name] }) { return known }
+        let valid = isValid(name)
+        checked.withLock { if $0.count < 4096 { $0[name] = valid } }
+        return valid
+    }
+
+    private static let checked = Mutex<[String: Bool]>([:])
 
     /// Whether a name in an event from elsewhere is one pm takes now: as
     /// ``isValid(_:)``, and one a person could type back (``validName(_:)``).

@@ -26,12 +26,9 @@ public enum Labels {
     /// The labels of `text`, split on commas (`--label bug,ui`), each checked,
     /// each once, in the order given.
     public static func names(_ text: String, existing: Bool = false) throws -> [String] {
-        var result: [String] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let name = try existing ? keptName(String(part)) : validName(String(part))
-            if !result.contains(name) { result.append(name) }
+        do { return try Assignees.names(text, existing: existing) } catch PMError.badAssignee(let typed) {
+            throw PMError.badLabel(typed)
         }
-        return result
     }
 }
 

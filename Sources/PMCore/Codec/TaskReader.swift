@@ -188,7 +188,7 @@ extension BoardDecoder {
         }
         var names: [String] = []
         for value in values {
-            guard case .string(let name) = value, Assignees.isValid(name) else {
+            guard case .string(let name) = value, Assignees.isValidRemembered(name) else {
                 throw JSONReader.Failure(offset: start, reason: .field(field))
             }
             names.append(name)
