@@ -77,13 +77,15 @@ public enum Assignees {
     /// ``isValid(_:)``, remembered: a board names the same people and labels
     /// on many cards, and each name's check normalizes it through ICU.
     public static func isValidRemembered(_ name: String) -> Bool {
-        if let known = checked.withLock({ $0[name] }) { return known }
+        // By bytes: String's == takes an NFD name for its NFC form, which pm refuses.
+        let key = Array(name.utf8)
+        if let known = checked.withLock({ $0[key] }) { return known }
         let valid = isValid(name)
-        checked.withLock { if $0.count < 4096 { $0[name] = valid } }
+        checked.withLock { if $0.count < 4096 { $0[key] = valid } }
         return valid
     }
 
-    private static let checked = Mutex<[String: Bool]>([:])
+    private static let checked = Mutex<[[UInt8]: Bool]>([:])
 
     /// Whether a name in an event from elsewhere is one pm takes now: as
     /// ``isValid(_:)``, and one a person could type back (``validName(_:)``).
