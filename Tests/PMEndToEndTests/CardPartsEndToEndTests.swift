@@ -25,14 +25,16 @@ import Testing
             undid: "Undid your last change: ticked 'Draft' on 'Report'.", itemMissing: "he checklist has no item '9'",
             notYours: "his comment is ana's", priorityWord: "high", checklistHeading: "Checklist (1/2)"),
         "fr_FR.UTF-8": Words(
-            ticked: "Élément «\u{202F}Draft\u{202F}» coché sur «\u{202F}Report\u{202F}».",
+            ticked: "Élément «\u{202F}Draft\u{202F}» coché dans la liste de contrôle de «\u{202F}Report\u{202F}».",
             labelled: "Étiquette «\u{202F}bug\u{202F}» ajoutée à «\u{202F}Report\u{202F}».",
-            undid: "Dernière modification annulée\u{A0}: le cochage de «\u{202F}Draft\u{202F}» sur «\u{202F}Report\u{202F}».",
-            itemMissing: "a liste de contrôle n’a pas d’élément «\u{202F}9\u{202F}»", notYours: "e commentaire est celui de ana",
+            undid:
+                "Dernière modification annulée\u{A0}: le cochage de «\u{202F}Draft\u{202F}» dans la liste de contrôle de «\u{202F}Report\u{202F}».",
+            itemMissing: "a liste de contrôle n’a pas d’élément «\u{202F}9\u{202F}»",
+            notYours: "e commentaire a été écrit par ana",
             priorityWord: "haute", checklistHeading: "Liste de contrôle (1/2)"),
         "ko_KR.UTF-8": Words(
-            ticked: "'Report'의 'Draft'에 체크했습니다.", labelled: "'Report'에 라벨 'bug'를 붙였습니다.",
-            undid: "마지막 변경('Report'의 'Draft'에 체크한 것)을 되돌렸습니다.", itemMissing: "체크리스트에 '9' 항목이 없습니다",
+            ticked: "'Report'의 체크리스트에서 'Draft'를 체크했습니다.", labelled: "'Report'에 라벨 'bug'를 붙였습니다.",
+            undid: "마지막 변경('Report'의 체크리스트에서 'Draft'를 체크한 것)을 되돌렸습니다.", itemMissing: "체크리스트에 '9' 항목이 없습니다",
             notYours: "이 댓글은 ana 님이 썼습니다", priorityWord: "높음", checklistHeading: "체크리스트 (1/2)"),
     ]
 
