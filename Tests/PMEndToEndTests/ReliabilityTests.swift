@@ -175,7 +175,7 @@ import Testing
         try pm.useSampleBoard()
         let alone = pm.home.file("elsewhere")
         try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: PMBinary.path, toPath: alone + "/pm")
+        try PMBinary.copy(to: alone + "/pm")
         let french = try pm.run(["list"], ["LANG": "fr_FR.UTF-8"], binary: alone + "/pm")
         #expect(french.stdout.contains("À FAIRE (3)") && french.stdout.contains("20 nov. (en retard)"))
         let korean = try pm.run(["list"], ["LANG": "ko_KR.UTF-8"], binary: alone + "/pm")

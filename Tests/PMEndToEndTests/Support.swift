@@ -27,6 +27,19 @@ struct PMBinary {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/pm").path
     }()
 
+    /// A copy of the binary at `path`, written through a descriptor closed
+    /// on exec: Foundation's copyItem leaves its descriptor open to a child
+    /// another test forks meanwhile, and the copy then cannot be run
+    /// ("Text file busy") for as long as that child lives.
+    static func copy(to path: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.path))
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw CocoaError(.fileWriteOutOfSpace) }
+    }
+
     let home = TemporaryDirectory()
     /// Variables every run gets; a test adds or overrides its own.
     var environment: [String: String]
