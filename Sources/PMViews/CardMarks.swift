@@ -7,10 +7,26 @@ import PMICU
 /// that a narrow column cuts labels, not it).
 package enum CardMarks {
     package static func line(_ task: BoardTask) -> String {
-        var parts: [String] = []
+        // Built as bytes, in one go: a list makes one for each of its cards.
+        var line: [UInt8] = []
+        line.reserveCapacity(48)
         let (done, total) = task.progress
-        if total > 0 { parts.append("✓ \(done)/\(total)") }
-        parts += task.labels.map { "#" + TextSafety.escaped($0) }
-        return parts.joined(separator: " ")
+        if total > 0 {
+            line += [0xE2, 0x9C, 0x93, 0x20]  // "✓ "
+            appendDigits(done, to: &line)
+            line.append(UInt8(ascii: "/"))
+            appendDigits(total, to: &line)
+        }
+        for label in task.labels {
+            if !line.isEmpty { line.append(0x20) }
+            line.append(UInt8(ascii: "#"))
+            line += TextSafety.escaped(label).utf8
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    private static func appendDigits(_ number: Int, to line: inout [UInt8]) {
+        if number >= 10 { appendDigits(number / 10, to: &line) }
+        line.append(UInt8(ascii: "0") + UInt8(number % 10))
     }
 }

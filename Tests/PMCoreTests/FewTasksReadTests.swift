@@ -46,11 +46,13 @@ import Testing
         let dir = TemporaryDirectory()
         let (store, made) = try indexedBoard(dir, count: 40, replica: ids.make())
         try damageTitle(7, in: dir)
+        // Its title is what the index's summary says, read from no file.
+        #expect(try title(of: made[7], in: store) == "task 7")
         var runs = 0
         #expect(throws: PMError.self) {
             try store.withFewTasks { board -> String? in
                 runs += 1
-                return board?.task(made[7])?.title
+                return board?.task(made[7])?.body
             }
         }
         // Read through the index, found unreadable, then read whole (which

@@ -39,11 +39,15 @@ import Testing
         #expect(added.lookalikes.isEmpty)
     }
 
-    /// The control: an add naming someone compares the name with every
-    /// assignee on the board, so it reads the damaged task and refuses.
-    @Test func anAddWithAssigneesReadsEveryTask() throws {
+    /// An add naming someone compares the name with every assignee on the
+    /// board: the index's summaries say them, and no task is read from the
+    /// file. The control: a checkpoint copies every task, so it reads the
+    /// damaged one and refuses.
+    @Test func anAddWithAssigneesReadsTheSummariesAndACheckpointEveryTask() throws {
         let dir = TemporaryDirectory()
         let session = try damagedBoard(dir)
-        #expect(throws: PMError.self) { try session.add(title: "new", assignees: ["ji-woo"]) }
+        let added = try session.add(title: "new", assignees: ["ji-woo"])
+        #expect(added.task.assignees == ["ji-woo"])
+        #expect(throws: PMError.self) { try session.store().checkpoint() }
     }
 }

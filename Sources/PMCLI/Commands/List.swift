@@ -32,7 +32,7 @@ struct List: PMCommand {
         if let saved, !saved.states.isEmpty { states = states.filter(saved.states.contains) }
         let snapshot = try context.session.snapshot(
             filters: [try filters.filter(context)] + (saved.map { [$0.filter] } ?? []),
-            texts: [grep, saved?.text].compactMap { $0 }, locale: context.formatLocale)
+            texts: [grep, saved?.text].compactMap { $0 }, locale: context.formatLocale, shownOnly: !output.json)
         let today = context.environment.today
         let order = sort ?? saved?.sort ?? .due
         let columns = TaskState.allCases.filter { states.contains($0) }.map { state in

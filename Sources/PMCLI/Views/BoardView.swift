@@ -143,19 +143,19 @@ struct BoardView {
                     due, overdue: task.isOverdue(today: today), indent: indent, width: width, deadlines: deadlines, to: &lines)
             }
             if !task.assignees.isEmpty {
-                let names = TerminalCells.truncate(
+                let names = TerminalCells.fit(
                     task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "),
                     toWidth: max(1, width - indentCells))
                 lines.add(indent)
-                lines.add(style.dim(names))
-                lines.end(width: indentCells + TerminalCells.width(of: names))
+                lines.add(style.dim(names.text))
+                lines.end(width: indentCells + names.width)
             }
             let card = CardMarks.line(task)
             if !card.isEmpty {
-                let text = TerminalCells.truncate(card, toWidth: max(1, width - indentCells))
+                let text = TerminalCells.fit(card, toWidth: max(1, width - indentCells))
                 lines.add(indent)
-                lines.add(style.dim(text))
-                lines.end(width: indentCells + TerminalCells.width(of: text))
+                lines.add(style.dim(text.text))
+                lines.end(width: indentCells + text.width)
             }
             for mark in marks {
                 let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))

@@ -16,9 +16,28 @@ final class TaskBox: @unchecked Sendable {
     /// Where the checklist and comments are, while unread (a list shows
     /// only the checklist's progress, counted where it lies).
     private var unreadParts: LazyParts?
+    /// A task known from its summary in the index: everything else, read
+    /// from the board file when first needed.
+    private var unreadRest: UnreadRest?
+
+    struct UnreadRest {
+        let file: BoardFileReader
+        let id: TaskID
+        let position: Int
+    }
+
+    /// What the summary said, to check the task read against.
+    private var summary: TaskSummary?
 
     init(_ fields: BoardTask.Fields) {
         stored = fields
+    }
+
+    /// A task as its summary says, the rest read from `rest` when first needed.
+    init(summary: TaskSummary, rest: UnreadRest) {
+        stored = summary.fields
+        self.summary = summary
+        unreadRest = rest
     }
 
     /// The fields but the body and the time of the last change, which may
@@ -30,12 +49,14 @@ final class TaskBox: @unchecked Sendable {
 
     /// The body, decoded the first time it is read.
     var body: String {
+        if unreadRest != nil { readRest() }
         if unreadBody != nil { decodeBody() }
         return stored.body
     }
 
     /// The time of the last change, decoded the first time it is read.
     var updatedAt: String {
+        if unreadRest != nil { readRest() }
         if unreadUpdatedAt != nil { decodeUpdatedAt() }
         return stored.updatedAt
     }
@@ -54,12 +75,14 @@ final class TaskBox: @unchecked Sendable {
 
     /// The checklist as kept, decoded the first time it is read.
     var checklist: [ChecklistItem] {
+        if unreadRest != nil { readRest() }
         if unreadParts != nil { decodeParts() }
         return stored.checklist
     }
 
     /// The comments as kept, decoded the first time they are read.
     var comments: [Comment] {
+        if unreadRest != nil { readRest() }
         if unreadParts != nil { decodeParts() }
         return stored.comments
     }
@@ -67,6 +90,7 @@ final class TaskBox: @unchecked Sendable {
     /// The checklist's items ticked and shown: counted in the bytes read
     /// while the checklist is unread and in pm's own layout.
     var progress: (done: Int, total: Int) {
+        if unreadRest != nil, let summary { return (summary.done, summary.total) }
         if let unreadParts, let counted = unreadParts.progress() { return counted }
         var (done, total) = (0, 0)
         for item in checklist where item.isShown {
@@ -93,7 +117,26 @@ final class TaskBox: @unchecked Sendable {
         }
     }
 
+    /// Reads what the summary left out from the board file: the task
+    /// there must say what its summary said, or it is damage (the board is
+    /// then refused, and this task reads as one that cannot be read).
+    func readRest() {
+        guard let rest = unreadRest else { return }
+        unreadRest = nil
+        guard let task = rest.file.task(rest.id, at: rest.file.span(rest.position)), TaskSummary(of: task) == summary
+        else {
+            rest.file.noteDamage()
+            stored = Self.unreadable.stored
+            return
+        }
+        let read = task.box
+        (stored, unreadHeads, unreadBody, unreadUpdatedAt, unreadParts) = (
+            read.stored, read.unreadHeads, read.unreadBody, read.unreadUpdatedAt, read.unreadParts
+        )
+    }
+
     private func decodeAll() {
+        if unreadRest != nil { readRest() }
         if unreadParts != nil { decodeParts() }
         if unreadBody != nil { decodeBody() }
         if unreadUpdatedAt != nil { decodeUpdatedAt() }
@@ -220,20 +263,70 @@ struct LazyHeads {
 }
 
 /// The board file a board was read from by way of its index, held open:
-/// a task's bytes are read from it when the task is first used. A task that
+/// a task's bytes are read from it when the task is first used, and until
+/// then a list is shown from the task's summary in the index. A task that
 /// does not read back as the index says (the file changed in place, which
 /// pm never does) is recorded, and the board store refuses the board.
 final class LazyBoardFile: @unchecked Sendable {
+    /// The open file, shared with the tasks known from their summaries
+    /// (which read the rest from it, and must not keep this alive: this
+    /// holds them).
+    let reader: BoardFileReader
+    var path: String { reader.path }
+    /// Where each task lies, in the index's order.
+    var index: BoardIndex? {
+        get { reader.index }
+        set { reader.index = newValue }
+    }
+
+    /// Where the task at `position` lies.
+    func span(_ position: Int) -> Range<Int> { reader.span(position) }
+    /// The tasks decoded so far, by place (an array: a list asks for
+    /// every task's fields several times, and hashing each place was a
+    /// fifth of its time).
+    private var decoded: [TaskBox?] = []
+    /// The first task that could not be read, as the error to report.
+    var damage: PMError? { reader.damage }
+
+    init(path: String, descriptor: Int32, fileSystem: FileSystem) {
+        reader = BoardFileReader(path: path, descriptor: descriptor, fileSystem: fileSystem)
+    }
+
+    func isDecoded(_ position: Int) -> Bool { decoded.indices.contains(position) && decoded[position] != nil }
+
+    /// The fields of the task at `position` (which must be `id`): from its
+    /// summary, the rest read when first needed; or decoded from the file
+    /// the first time they are asked for.
+    func box(at position: Int, id: TaskID) -> TaskBox {
+        if decoded.indices.contains(position), let box = decoded[position] { return box }
+        let box: TaskBox
+        if let summary = index?.summary(at: position) {
+            box = TaskBox(summary: summary, rest: TaskBox.UnreadRest(file: reader, id: id, position: position))
+        } else {
+            box = reader.task(id, at: span(position))?.box ?? TaskBox.unreadable
+        }
+        if decoded.count <= position {
+            decoded += Array(repeating: nil, count: max(index?.count ?? 0, position + 1) - decoded.count)
+        }
+        decoded[position] = box
+        return box
+    }
+
+    /// `count` bytes at `offset`; fewer only at the file's end.
+    func bytes(at offset: Int, count: Int) throws -> [UInt8] { try reader.bytes(at: offset, count: count) }
+
+    /// The task `id` decoded from `span`; nil (and the damage recorded) when
+    /// the bytes there are not that task.
+    func task(_ id: TaskID, at span: Range<Int>) -> BoardTask? { reader.task(id, at: span) }
+}
+
+/// A board file held open to read tasks from (``LazyBoardFile``), closed
+/// when nothing can read from it any longer.
+final class BoardFileReader: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
     private let fileSystem: FileSystem
-    /// Where each task lies, in the index's order.
     var index: BoardIndex?
-
-    /// Where the task at `position` lies.
-    func span(_ position: Int) -> Range<Int> { index?.span(at: position) ?? 0..<0 }
-    /// The tasks decoded so far, by place.
-    private var decoded: [Int: TaskBox] = [:]
     /// The first task that could not be read, as the error to report.
     private(set) var damage: PMError?
 
@@ -243,18 +336,14 @@ final class LazyBoardFile: @unchecked Sendable {
         self.fileSystem = fileSystem
     }
 
-    func isDecoded(_ position: Int) -> Bool { !decoded.isEmpty && decoded[position] != nil }
-
-    /// The fields of the task at `position` (which must be `id`), decoded
-    /// the first time they are asked for.
-    func box(at position: Int, id: TaskID) -> TaskBox {
-        if let box = decoded[position] { return box }
-        let box = task(id, at: span(position))?.box ?? TaskBox.unreadable
-        decoded[position] = box
-        return box
-    }
-
     deinit { try? fileSystem.close(descriptor) }
+
+    func span(_ position: Int) -> Range<Int> { index?.span(at: position) ?? 0..<0 }
+
+    /// Records that the task at `span` was not what the index said.
+    func noteDamage() {
+        if damage == nil { damage = .boardCorrupt(path: path, line: nil, column: nil, reason: .field("tasks")) }
+    }
 
     /// `count` bytes at `offset`; fewer only at the file's end.
     func bytes(at offset: Int, count: Int) throws -> [UInt8] {

@@ -1,5 +1,7 @@
 /// `board.json.index`: where each task of the board file lies, so that a
-/// change reads only the tasks it touches instead of decoding them all.
+/// change reads only the tasks it touches instead of decoding them all,
+/// and what a list shows of each (``TaskSummary``), so that `pm list`
+/// reads no task from the file at all.
 ///
 /// It is a cache pm makes for itself, never trusted beyond what it can
 /// check: it names the board file's size and modification time and a hash
@@ -11,8 +13,10 @@
 /// It is written only from a board file pm read whole and accepted, or
 /// wrote itself (beside every checkpoint); when it is missing, stale or
 /// damaged, pm reads the board whole and writes it again. Its own bytes end with a checksum: a torn write is never used.
+/// (An index of pm before summaries, `pm board index 2`, is not used: the
+/// next change writes this one.)
 struct BoardIndex: Equatable {
-    static let magic = Array("pm board index 2\n".utf8)
+    static let magic = Array("pm board index 3\n".utf8)
     /// The board file's size and modification time when indexed.
     var size: Int64
     var modified: Int64
@@ -24,6 +28,11 @@ struct BoardIndex: Equatable {
     /// copied into arrays: at 100k tasks those were 3 MB of fresh memory on
     /// every change.
     private(set) var entries: ArraySlice<UInt8>
+    /// Where each task's summary lies in `summaries`: `count + 1` words of
+    /// four bytes, the ends of one summary after another (an empty one: none).
+    private(set) var summaryEnds: ArraySlice<UInt8>
+    /// The summaries, one after the other.
+    private(set) var summaries: ArraySlice<UInt8>
 
     /// How many tasks it lists.
     var count: Int { entries.count / 32 }
@@ -45,6 +54,58 @@ struct BoardIndex: Equatable {
     var ids: [TaskID] {
         get { (0..<count).map(id(at:)) }
         set { entries = Self.entries(ids: newValue, spans: spans) }
+    }
+
+    /// The bytes of the summary of the task at `position` (empty: none).
+    func summaryBytes(at position: Int) -> ArraySlice<UInt8> {
+        let end = { (k: Int) in
+            self.summaryEnds.withUnsafeBytes {
+                Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: k * 4, as: UInt32.self)))
+            }
+        }
+        let start = summaries.startIndex
+        return summaries[(start + end(position))..<(start + end(position + 1))]
+    }
+
+    /// Sets the bytes of the summary at `position` (for tests that damage or forge it).
+    mutating func setSummaryBytes(_ bytes: [UInt8], at position: Int) {
+        var ends: [UInt8] = []
+        var out: [UInt8] = []
+        Self.appendWord(0, to: &ends)
+        for each in 0..<count {
+            out += each == position ? bytes[...] : summaryBytes(at: each)
+            Self.appendWord(UInt32(out.count), to: &ends)
+        }
+        (summaryEnds, summaries) = (ends[...], out[...])
+    }
+
+    /// The summary of the task at `position`, when the index holds one that reads back.
+    func summary(at position: Int) -> TaskSummary? {
+        let bytes = summaryBytes(at: position)
+        return bytes.isEmpty ? nil : bytes.withUnsafeBufferPointer { TaskSummary(decoding: $0) }
+    }
+
+    /// The summaries of `tasks`, in order: each one's own, or for a task
+    /// still unread the bytes its file's index holds for it.
+    private static func summaries(of tasks: [BoardTask]) -> (ends: ArraySlice<UInt8>, summaries: ArraySlice<UInt8>) {
+        var ends: [UInt8] = []
+        var out: [UInt8] = []
+        ends.reserveCapacity(tasks.count * 4 + 4)
+        out.reserveCapacity(tasks.count * 80)
+        appendWord(0, to: &ends)
+        for task in tasks {
+            if let (file, position) = task.unreadPlace, let index = file.index {
+                out += index.summaryBytes(at: position)
+            } else {
+                TaskSummary(of: task)?.encode(into: &out)
+            }
+            appendWord(UInt32(out.count), to: &ends)
+        }
+        return (ends[...], out[...])
+    }
+
+    private static func appendWord(_ word: UInt32, to out: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
     }
 
     /// Every span, in order.
@@ -77,6 +138,7 @@ struct BoardIndex: Equatable {
         headerLength = source.tasksStart
         headerHash = Self.hash(source.bytes[..<source.tasksStart])
         entries = Self.entries(ids: board.tasks.map(\.id), spans: source.spans)
+        (summaryEnds, summaries) = Self.summaries(of: board.tasks)
     }
 
     /// The index of a board file just written from `board`: where the
@@ -94,6 +156,7 @@ struct BoardIndex: Equatable {
         headerLength = layout.tasksStart
         headerHash = Self.hash(header)
         entries = Self.entries(ids: board.tasks.map(\.id), spans: layout.spans)
+        (summaryEnds, summaries) = Self.summaries(of: board.tasks)
     }
 
     /// Whether it describes the open board file with this status and header.
@@ -104,15 +167,21 @@ struct BoardIndex: Equatable {
 
     // MARK: Bytes
 
-    /// Magic, six words (size, time, header length and hash, count), 32
-    /// bytes per task (id, start, length), then a checksum of all before.
+    /// Magic, six words (size, time, header length and hash, count, the
+    /// summaries' length), 32 bytes per task (id, start, length), the ends
+    /// of the summaries, the summaries, then a checksum of all before.
     func encoded() -> [UInt8] {
         var out = Self.magic
-        out.reserveCapacity(out.count + 8 * 7 + entries.count)
-        for word in [UInt64(bitPattern: size), UInt64(bitPattern: modified), UInt64(headerLength), headerHash, UInt64(count)] {
+        out.reserveCapacity(out.count + 8 * 7 + entries.count + summaryEnds.count + summaries.count)
+        for word in [
+            UInt64(bitPattern: size), UInt64(bitPattern: modified), UInt64(headerLength), headerHash, UInt64(count),
+            UInt64(summaries.count),
+        ] {
             Self.append(word, to: &out)
         }
         out += entries
+        out += summaryEnds
+        out += summaries
         Self.append(Self.hash(out[...]), to: &out)
         return out
     }
@@ -120,7 +189,7 @@ struct BoardIndex: Equatable {
     /// An index read back; nil unless whole, checked and self-consistent
     /// (spans in order, after the header, inside the file).
     init?(decoding bytes: [UInt8]) {
-        let fixed = Self.magic.count + 5 * 8
+        let fixed = Self.magic.count + 6 * 8
         guard bytes.count >= fixed + 8, bytes.starts(with: Self.magic) else { return nil }
         let body = bytes[..<(bytes.count - 8)]
         guard Self.word(bytes, at: bytes.count - 8) == Self.hash(body) else { return nil }
@@ -134,11 +203,28 @@ struct BoardIndex: Equatable {
         let header = next()
         headerHash = next()
         let count = next()
-        guard size >= 0, header > 0, header <= UInt64(size), count <= UInt64((bytes.count - fixed - 8) / 32),
-            UInt64(bytes.count) == UInt64(fixed + 8) + count * 32
+        let summaryLength = next()
+        guard size >= 0, header > 0, header <= UInt64(size), count <= UInt64((bytes.count - fixed - 8) / 36),
+            summaryLength <= UInt64(bytes.count),
+            UInt64(bytes.count) == UInt64(fixed + 8) + count * 36 + 4 + summaryLength
         else { return nil }
         headerLength = Int(header)
         entries = bytes[at..<(at + Int(count) * 32)]
+        at += Int(count) * 32
+        summaryEnds = bytes[at..<(at + Int(count) * 4 + 4)]
+        at += Int(count) * 4 + 4
+        summaries = bytes[at..<(at + Int(summaryLength))]
+        // The ends in order, from nothing to the last byte.
+        let ordered = summaryEnds.withUnsafeBytes { raw -> Bool in
+            var last: UInt32 = 0
+            for k in 0...Int(count) {
+                let end = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k * 4, as: UInt32.self))
+                guard end >= last, k > 0 || end == 0 else { return false }
+                last = end
+            }
+            return UInt64(last) == summaryLength
+        }
+        guard ordered else { return nil }
         let limit = UInt64(size)
         let whole = entries.withUnsafeBytes { raw -> Bool in
             var end = UInt64(headerLength)

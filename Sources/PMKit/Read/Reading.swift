@@ -23,6 +23,10 @@ public struct TextMatch {
 extension BoardSession {
     /// The board and the tasks a view shows.
     public struct Snapshot {
+        /// With `shownOnly`, its tasks hold what a list shows of them (title,
+        /// column, deadline, creation time, assignees, labels, priority,
+        /// checklist progress, conflicts) without reading the board file;
+        /// anything else of a task is read from it when asked for.
         public var board: Board
         /// The tasks `filter` and the text admit, in the board's order.
         public var tasks: [BoardTask]
@@ -36,16 +40,33 @@ extension BoardSession {
 
     /// The board and the tasks every filter admits and every text is found in
     /// (a saved view's and the options typed beside it).
-    public func snapshot(filters: [TaskFilter], texts: [String], locale: String) throws -> Snapshot {
-        let board = try loadBoard()
-        let today = environment.today
-        var tasks = board.tasks
-        for filter in filters where !filter.isEmpty { tasks = tasks.filter { filter.admits($0, today: today) } }
-        if !texts.isEmpty {
-            let match = TextMatch(locale: locale)
-            for text in texts { tasks = tasks.filter { match.finds(text, in: $0) } }
+    /// - Parameter shownOnly: the caller shows of each task only what a
+    ///   list shows (``Snapshot/shownOnly``): the board is then read through
+    ///   its index while that still describes the file, and no task is read
+    ///   from the file but those the log's tail changed (on a board of cards
+    ///   that carry checklists and comments, most of the file is theirs).
+    ///   A text to look for reads the board whole.
+    public func snapshot(filters: [TaskFilter], texts: [String], locale: String, shownOnly: Bool = false) throws -> Snapshot {
+        func filtered(_ board: Board) -> Snapshot {
+            let today = environment.today
+            var tasks = board.tasks
+            for filter in filters where !filter.isEmpty { tasks = tasks.filter { filter.admits($0, today: today) } }
+            if !texts.isEmpty {
+                let match = TextMatch(locale: locale)
+                for text in texts { tasks = tasks.filter { match.finds(text, in: $0) } }
+            }
+            return Snapshot(board: board, tasks: tasks)
         }
-        return Snapshot(board: board, tasks: tasks)
+        // A text is looked for in the bodies too: every task read from the
+        // file one by one would cost more than the file read whole.
+        guard shownOnly, texts.isEmpty else { return filtered(try loadBoard()) }
+        // Filtered where a task read from the file is checked against its
+        // summary: one that is not what the index said is read again, whole.
+        return try store().withFewTasks { board in
+            guard let board else { return filtered(emptyBoard()) }
+            UntilExit.keep(board)
+            return filtered(board)
+        }
     }
 
     /// How many changes by others wait for `pm news` since the reader last
