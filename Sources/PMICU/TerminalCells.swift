@@ -18,6 +18,7 @@ public enum TerminalCells {
         case 0x300..<0x370: return 0
         case 0xAC00...0xD7A3: return 2  // Hangul syllables
         case 0x4E00...0x9FFF: return 2  // CJK unified ideographs
+        case 0x2713: return 1  // ✓ (narrow, not an emoji): the checklist's mark on every card a list shows
         default: break
         }
         let value = Int32(bitPattern: v)
