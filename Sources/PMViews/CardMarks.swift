@@ -6,23 +6,34 @@ import PMICU
 /// without colour; every character one cell wide; the progress first, so
 /// that a narrow column cuts labels, not it).
 package enum CardMarks {
-    package static func line(_ task: BoardTask) -> String {
-        // Built as bytes, in one go: a list makes one for each of its cards.
+    package static func line(_ task: BoardTask) -> String { measured(task).text }
+
+    /// The line, and the cells it takes when every label is printable
+    /// ASCII (nil otherwise: the caller measures it). Built as bytes, in
+    /// one go: a list makes one for each of its cards.
+    package static func measured(_ task: BoardTask) -> (text: String, width: Int?) {
         var line: [UInt8] = []
         line.reserveCapacity(48)
+        var cells = 0
         let (done, total) = task.progress
         if total > 0 {
-            line += [0xE2, 0x9C, 0x93, 0x20]  // "✓ "
+            line += [0xE2, 0x9C, 0x93, 0x20]  // "✓ ": two cells in four bytes
+            cells -= 2
             appendDigits(done, to: &line)
             line.append(UInt8(ascii: "/"))
             appendDigits(total, to: &line)
         }
+        let labelsStart = line.count
         for label in task.labels {
             if !line.isEmpty { line.append(0x20) }
             line.append(UInt8(ascii: "#"))
-            line += TextSafety.escaped(label).utf8
+            var shown = TextSafety.escaped(label)
+            shown.withUTF8 { line.append(contentsOf: $0) }
         }
-        return String(decoding: line, as: UTF8.self)
+        let plain = line.withUnsafeBufferPointer { bytes in
+            bytes[labelsStart...].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
+        return (String(decoding: line, as: UTF8.self), plain ? cells + line.count : nil)
     }
 
     private static func appendDigits(_ number: Int, to line: inout [UInt8]) {

@@ -150,9 +150,12 @@ struct BoardView {
                 lines.add(style.dim(names.text))
                 lines.end(width: indentCells + names.width)
             }
-            let card = CardMarks.line(task)
-            if !card.isEmpty {
-                let text = TerminalCells.fit(card, toWidth: max(1, width - indentCells))
+            let card = CardMarks.measured(task)
+            if !card.text.isEmpty {
+                let room = max(1, width - indentCells)
+                let text =
+                    card.width.flatMap { $0 <= room ? (text: card.text, width: $0) : nil }
+                    ?? TerminalCells.fit(card.text, toWidth: room)
                 lines.add(indent)
                 lines.add(style.dim(text.text))
                 lines.end(width: indentCells + text.width)
