@@ -21,7 +21,8 @@ import Testing
         let valid = labels.filter { (try? Assignees.validName($0)) != nil }
         if !valid.isEmpty { try board.change(id, .labels(adding: valid, removing: []), eventID: ids.make(), by: "x", at: time) }
         for item in 0..<items {
-            try board.change(id, .addItem(text: "step \(item)", before: nil, done: item % 2 == 0), eventID: ids.make(), by: "x", at: time)
+            try board.change(
+                id, .addItem(text: "step \(item)", before: nil, done: item % 2 == 0), eventID: ids.make(), by: "x", at: time)
         }
         let task = try #require(board.task(id))
         let (text, width) = CardMarks.measured(task)
