@@ -65,11 +65,17 @@ import Testing
         #expect(card.done == 1 && card.total == 3)
         // Encoded and read back, every summary is itself; every cut of one is refused.
         var encoded: [UInt8] = []
-        card.encode(into: &encoded)
+        var table = TaskSummary.NameTable()
+        card.encode(into: &encoded, names: &table)
+        #expect(table.names == ["지우", "bug", "été"])
         for cut in 0..<encoded.count {
-            #expect(encoded.prefix(cut).withUnsafeBufferPointer { TaskSummary(decoding: $0) } == nil)
+            #expect(encoded.prefix(cut).withUnsafeBufferPointer { TaskSummary(decoding: $0, names: table.names) } == nil)
         }
-        #expect(encoded.withUnsafeBufferPointer { TaskSummary(decoding: $0) } == card)
+        #expect(encoded.withUnsafeBufferPointer { TaskSummary(decoding: $0, names: table.names) } == card)
+        // A name's place past the table's end is no summary.
+        #expect(encoded.withUnsafeBufferPointer { TaskSummary(decoding: $0, names: ["지우", "bug"]) } == nil)
+        // Each name once in the index, however many cards carry it.
+        #expect(index.names.count == Set(index.names).count && index.names.count == 3)
     }
 
     /// Through the index, the tasks show what the whole read shows, and
@@ -111,7 +117,8 @@ import Testing
         var forged = try #require(index.summary(at: position))
         forged.title = "forged"
         var encoded: [UInt8] = []
-        forged.encode(into: &encoded)
+        var table = TaskSummary.NameTable(index.names)
+        forged.encode(into: &encoded, names: &table)
         index.setSummaryBytes(encoded, at: position)
         let indexPath = BoardIndex.path(for: dir.file("board.json"))
         try Data(index.encoded()).write(to: URL(fileURLWithPath: indexPath))

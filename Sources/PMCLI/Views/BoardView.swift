@@ -92,6 +92,9 @@ struct BoardView {
         /// Adds to the line being made.
         mutating func add(_ text: String) { add(text, prefix: .max) }
 
+        /// Adds bytes of UTF-8.
+        mutating func add(bytes more: [UInt8]) { bytes += more }
+
         /// Adds the first `count` UTF-8 bytes of `text`.
         mutating func add(_ text: String, prefix count: Int) {
             var text = text
@@ -124,6 +127,8 @@ struct BoardView {
         // their widths in cells (String.count walks graphemes, per row).
         var indents: [Int: String] = [:]
         let dim = style.dimCodes
+        var marks: [UInt8] = []
+        marks.reserveCapacity(64)
         for task in column.tasks {
             let idCells = shortIDs.digits(of: task.id) ?? TaskLookup.minimumPrefix
             addTitleLine(task, idCells: idCells, width: width, dim: dim, to: &lines)
@@ -136,7 +141,7 @@ struct BoardView {
                 indents[indentCells] = indent
             }
             // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
-            let marks = syncMarks(of: task)
+            let conflictMarks = syncMarks(of: task)
             // The deadline first, then who, then sync's marks: the board's order (one card, one form).
             if let due = task.due {
                 addDeadline(
@@ -150,17 +155,8 @@ struct BoardView {
                 lines.add(style.dim(names.text))
                 lines.end(width: indentCells + names.width)
             }
-            let card = CardMarks.measured(task)
-            if !card.text.isEmpty {
-                let room = max(1, width - indentCells)
-                let text =
-                    card.width.flatMap { $0 <= room ? (text: card.text, width: $0) : nil }
-                    ?? TerminalCells.fit(card.text, toWidth: room)
-                lines.add(indent)
-                lines.add(style.dim(text.text))
-                lines.end(width: indentCells + text.width)
-            }
-            for mark in marks {
+            addCardMarks(task, indent: indent, width: width, dim: dim, scratch: &marks, to: &lines)
+            for mark in conflictMarks {
                 let text = TerminalCells.truncate(mark, toWidth: max(1, width - indentCells))
                 lines.add(indent)
                 lines.add(style.red(text))
@@ -168,6 +164,30 @@ struct BoardView {
             }
         }
         return lines
+    }
+
+    /// A card's checklist progress and labels (``CardMarks``), written
+    /// where they go when they fit as they are (`scratch`: bytes reused from card to card).
+    private func addCardMarks(
+        _ task: BoardTask, indent: String, width: Int, dim: (start: String, end: String), scratch marks: inout [UInt8],
+        to lines: inout Lines
+    ) {
+        let indentCells = indent.utf8.count
+        marks.removeAll(keepingCapacity: true)
+        let markCells = CardMarks.append(task, to: &marks)
+        guard !marks.isEmpty else { return }
+        let room = max(1, width - indentCells)
+        lines.add(indent)
+        if let markCells, markCells <= room {
+            if !dim.start.isEmpty { lines.add(dim.start) }
+            lines.add(bytes: marks)
+            if !dim.end.isEmpty { lines.add(dim.end) }
+            lines.end(width: indentCells + markCells)
+        } else {
+            let text = TerminalCells.fit(String(decoding: marks, as: UTF8.self), toWidth: room)
+            lines.add(style.dim(text.text))
+            lines.end(width: indentCells + text.width)
+        }
     }
 
     /// A task's first line: its short id (dimmed when in colour), then its

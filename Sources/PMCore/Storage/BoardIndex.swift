@@ -33,6 +33,10 @@ struct BoardIndex: Equatable {
     private(set) var summaryEnds: ArraySlice<UInt8>
     /// The summaries, one after the other.
     private(set) var summaries: ArraySlice<UInt8>
+    /// The names the summaries hold (assignees and labels), each once: a
+    /// summary names them by their place here, and a list of cards that
+    /// carry labels makes no string of a name per card.
+    private(set) var names: [String]
 
     /// How many tasks it lists.
     var count: Int { entries.count / 32 }
@@ -82,29 +86,34 @@ struct BoardIndex: Equatable {
     /// The summary of the task at `position`, when the index holds one that reads back.
     func summary(at position: Int) -> TaskSummary? {
         let bytes = summaryBytes(at: position)
-        return bytes.isEmpty ? nil : bytes.withUnsafeBufferPointer { TaskSummary(decoding: $0) }
+        return bytes.isEmpty ? nil : bytes.withUnsafeBufferPointer { TaskSummary(decoding: $0, names: names) }
     }
 
-    /// The summaries of `tasks`, in order: each one's own, or for a task
-    /// still unread the bytes its file's index holds for it.
-    private static func summaries(of tasks: [BoardTask]) -> (ends: ArraySlice<UInt8>, summaries: ArraySlice<UInt8>) {
+    /// The summaries of `tasks`, in order, and the names they hold: each
+    /// one's own, or for a task still unread what its file's index says.
+    private static func summaries(of tasks: [BoardTask]) -> (
+        ends: ArraySlice<UInt8>, summaries: ArraySlice<UInt8>, names: [String]
+    ) {
         var ends: [UInt8] = []
         var out: [UInt8] = []
+        var names = TaskSummary.NameTable()
         ends.reserveCapacity(tasks.count * 4 + 4)
-        out.reserveCapacity(tasks.count * 80)
+        out.reserveCapacity(tasks.count * 64)
         appendWord(0, to: &ends)
         for task in tasks {
+            let summary: TaskSummary?
             if let (file, position) = task.unreadPlace, let index = file.index {
-                out += index.summaryBytes(at: position)
+                summary = index.summary(at: position)
             } else {
-                TaskSummary(of: task)?.encode(into: &out)
+                summary = TaskSummary(of: task)
             }
+            summary?.encode(into: &out, names: &names)
             appendWord(UInt32(out.count), to: &ends)
         }
-        return (ends[...], out[...])
+        return (ends[...], out[...], names.names)
     }
 
-    private static func appendWord(_ word: UInt32, to out: inout [UInt8]) {
+    static func appendWord(_ word: UInt32, to out: inout [UInt8]) {
         for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
     }
 
@@ -138,7 +147,7 @@ struct BoardIndex: Equatable {
         headerLength = source.tasksStart
         headerHash = Self.hash(source.bytes[..<source.tasksStart])
         entries = Self.entries(ids: board.tasks.map(\.id), spans: source.spans)
-        (summaryEnds, summaries) = Self.summaries(of: board.tasks)
+        (summaryEnds, summaries, names) = Self.summaries(of: board.tasks)
     }
 
     /// The index of a board file just written from `board`: where the
@@ -156,7 +165,7 @@ struct BoardIndex: Equatable {
         headerLength = layout.tasksStart
         headerHash = Self.hash(header)
         entries = Self.entries(ids: board.tasks.map(\.id), spans: layout.spans)
-        (summaryEnds, summaries) = Self.summaries(of: board.tasks)
+        (summaryEnds, summaries, names) = Self.summaries(of: board.tasks)
     }
 
     /// Whether it describes the open board file with this status and header.
@@ -167,21 +176,24 @@ struct BoardIndex: Equatable {
 
     // MARK: Bytes
 
-    /// Magic, six words (size, time, header length and hash, count, the
-    /// summaries' length), 32 bytes per task (id, start, length), the ends
-    /// of the summaries, the summaries, then a checksum of all before.
+    /// Magic, seven words (size, time, header length and hash, count, the
+    /// summaries' length, the names' length), 32 bytes per task (id,
+    /// start, length), the ends of the summaries, the summaries, the names
+    /// (``TaskSummary/NameTable``), then a checksum of all before.
     func encoded() -> [UInt8] {
+        let table = TaskSummary.NameTable.encoded(names)
         var out = Self.magic
-        out.reserveCapacity(out.count + 8 * 7 + entries.count + summaryEnds.count + summaries.count)
+        out.reserveCapacity(out.count + 8 * 8 + entries.count + summaryEnds.count + summaries.count + table.count)
         for word in [
             UInt64(bitPattern: size), UInt64(bitPattern: modified), UInt64(headerLength), headerHash, UInt64(count),
-            UInt64(summaries.count),
+            UInt64(summaries.count), UInt64(table.count),
         ] {
             Self.append(word, to: &out)
         }
         out += entries
         out += summaryEnds
         out += summaries
+        out += table
         Self.append(Self.hash(out[...]), to: &out)
         return out
     }
@@ -189,7 +201,7 @@ struct BoardIndex: Equatable {
     /// An index read back; nil unless whole, checked and self-consistent
     /// (spans in order, after the header, inside the file).
     init?(decoding bytes: [UInt8]) {
-        let fixed = Self.magic.count + 6 * 8
+        let fixed = Self.magic.count + 7 * 8
         guard bytes.count >= fixed + 8, bytes.starts(with: Self.magic) else { return nil }
         let body = bytes[..<(bytes.count - 8)]
         guard Self.word(bytes, at: bytes.count - 8) == Self.hash(body) else { return nil }
@@ -204,9 +216,10 @@ struct BoardIndex: Equatable {
         headerHash = next()
         let count = next()
         let summaryLength = next()
+        let namesLength = next()
         guard size >= 0, header > 0, header <= UInt64(size), count <= UInt64((bytes.count - fixed - 8) / 36),
-            summaryLength <= UInt64(bytes.count),
-            UInt64(bytes.count) == UInt64(fixed + 8) + count * 36 + 4 + summaryLength
+            summaryLength <= UInt64(bytes.count), namesLength <= UInt64(bytes.count),
+            UInt64(bytes.count) == UInt64(fixed + 8) + count * 36 + 4 + summaryLength + namesLength
         else { return nil }
         headerLength = Int(header)
         entries = bytes[at..<(at + Int(count) * 32)]
@@ -214,6 +227,9 @@ struct BoardIndex: Equatable {
         summaryEnds = bytes[at..<(at + Int(count) * 4 + 4)]
         at += Int(count) * 4 + 4
         summaries = bytes[at..<(at + Int(summaryLength))]
+        at += Int(summaryLength)
+        guard let names = TaskSummary.NameTable.decoded(bytes[at..<(at + Int(namesLength))]) else { return nil }
+        self.names = names
         // The ends in order, from nothing to the last byte.
         let ordered = summaryEnds.withUnsafeBytes { raw -> Bool in
             var last: UInt32 = 0

@@ -41,9 +41,56 @@ struct TaskSummary: Equatable {
 
     // MARK: Bytes
 
+    /// The names summaries hold, each once, in the order first met; a
+    /// summary holds their places in it.
+    struct NameTable {
+        private(set) var names: [String] = []
+        /// By bytes: String's == takes an NFD name for its NFC form.
+        private var places: [[UInt8]: Int] = [:]
+
+        init() {}
+
+        /// A table that holds `names` first, at their places.
+        init(_ names: [String]) {
+            for name in names { _ = place(of: name) }
+        }
+
+        mutating func place(of name: String) -> Int {
+            let key = Array(name.utf8)
+            if let known = places[key] { return known }
+            places[key] = names.count
+            names.append(name)
+            return names.count - 1
+        }
+
+        /// A count, then each name with its length before it.
+        static func encoded(_ names: [String]) -> [UInt8] {
+            var out: [UInt8] = []
+            put(UInt32(names.count), &out)
+            for name in names { put(name, &out) }
+            return out
+        }
+
+        /// The names read back; nil unless exactly that, each valid UTF-8.
+        static func decoded(_ bytes: ArraySlice<UInt8>) -> [String]? {
+            bytes.withUnsafeBufferPointer { buffer -> [String]? in
+                var reader = Reader(bytes: buffer)
+                guard let count = reader.word().map(Int.init), count <= buffer.count / 4 else { return nil }
+                var names: [String] = []
+                names.reserveCapacity(count)
+                for _ in 0..<count {
+                    guard let name = reader.text() else { return nil }
+                    names.append(name)
+                }
+                return reader.at == buffer.count ? names : nil
+            }
+        }
+    }
+
     /// State, priority (0: none), progress, then each text with its length
-    /// before it (little-endian words of four bytes).
-    func encode(into out: inout [UInt8]) {
+    /// before it (little-endian words of four bytes), then the assignees
+    /// and labels: a count, and each one's place in `names`.
+    func encode(into out: inout [UInt8], names: inout NameTable) {
         out.append(UInt8(TaskState.allCases.firstIndex(of: state) ?? 0))
         out.append(UInt8(priority.map { $0.rank } ?? 0))
         Self.put(UInt32(clamping: done), &out)
@@ -51,20 +98,20 @@ struct TaskSummary: Equatable {
         Self.put(due?.description ?? "", &out)
         Self.put(createdAt, &out)
         Self.put(title, &out)
-        for names in [assignees, labels] {
-            Self.put(UInt32(names.count), &out)
-            for name in names { Self.put(name, &out) }
+        for list in [assignees, labels] {
+            Self.put(UInt32(list.count), &out)
+            for name in list { Self.put(UInt32(names.place(of: name)), &out) }
         }
     }
 
     /// A summary read back; nil unless it is exactly one, each text valid
     /// UTF-8 (the index's checksum is against torn writes, not a check).
-    init?(decoding bytes: UnsafeBufferPointer<UInt8>) {
+    init?(decoding bytes: UnsafeBufferPointer<UInt8>, names: [String]) {
         var reader = Reader(bytes: bytes)
         guard let stateByte = reader.byte(), Int(stateByte) < TaskState.allCases.count, let rank = reader.byte(),
             let done = reader.word(), let total = reader.word(), done <= total, let due = reader.text(),
-            let createdAt = reader.text(), let title = reader.text(), let assignees = reader.names(),
-            let labels = reader.names(), reader.at == bytes.count
+            let createdAt = reader.text(), let title = reader.text(), let assignees = reader.names(names),
+            let labels = reader.names(names), reader.at == bytes.count
         else { return nil }
         if rank == 0 {
             priority = nil
@@ -117,13 +164,14 @@ struct TaskSummary: Equatable {
             return String(decoding: text, as: UTF8.self)
         }
 
-        mutating func names() -> [String]? {
+        /// A count, then each name's place in `table`.
+        mutating func names(_ table: [String]) -> [String]? {
             guard let count = word().map(Int.init), count <= (bytes.count - at) / 4 else { return nil }
             var names: [String] = []
             names.reserveCapacity(count)
             for _ in 0..<count {
-                guard let name = text() else { return nil }
-                names.append(name)
+                guard let place = word().map(Int.init), place < table.count else { return nil }
+                names.append(table[place])
             }
             return names
         }
