@@ -24,19 +24,24 @@ final class TaskBox: @unchecked Sendable {
         let file: BoardFileReader
         let id: TaskID
         let position: Int
-    }
+        /// What the summary said, to check the task read against.
+        let summary: TaskSummary
+        /// Its checklist's progress, read without copying the summary.
+        let progress: (done: Int, total: Int)
 
-    /// What the summary said, to check the task read against.
-    private var summary: TaskSummary?
+        init(file: BoardFileReader, id: TaskID, position: Int, summary: TaskSummary) {
+            (self.file, self.id, self.position, self.summary) = (file, id, position, summary)
+            progress = (summary.done, summary.total)
+        }
+    }
 
     init(_ fields: BoardTask.Fields) {
         stored = fields
     }
 
     /// A task as its summary says, the rest read from `rest` when first needed.
-    init(summary: TaskSummary, rest: UnreadRest) {
-        stored = summary.fields
-        self.summary = summary
+    init(rest: UnreadRest) {
+        stored = rest.summary.fields
         unreadRest = rest
     }
 
@@ -90,7 +95,7 @@ final class TaskBox: @unchecked Sendable {
     /// The checklist's items ticked and shown: counted in the bytes read
     /// while the checklist is unread and in pm's own layout.
     var progress: (done: Int, total: Int) {
-        if unreadRest != nil, let summary { return (summary.done, summary.total) }
+        if let progress = unreadRest?.progress { return progress }
         if let unreadParts, let counted = unreadParts.progress() { return counted }
         var (done, total) = (0, 0)
         for item in checklist where item.isShown {
@@ -123,7 +128,7 @@ final class TaskBox: @unchecked Sendable {
     func readRest() {
         guard let rest = unreadRest else { return }
         unreadRest = nil
-        guard let task = rest.file.task(rest.id, at: rest.file.span(rest.position)), TaskSummary(of: task) == summary
+        guard let task = rest.file.task(rest.id, at: rest.file.span(rest.position)), TaskSummary(of: task) == rest.summary
         else {
             rest.file.noteDamage()
             stored = Self.unreadable.stored
@@ -301,7 +306,7 @@ final class LazyBoardFile: @unchecked Sendable {
         if decoded.indices.contains(position), let box = decoded[position] { return box }
         let box: TaskBox
         if let summary = index?.summary(at: position) {
-            box = TaskBox(summary: summary, rest: TaskBox.UnreadRest(file: reader, id: id, position: position))
+            box = TaskBox(rest: TaskBox.UnreadRest(file: reader, id: id, position: position, summary: summary))
         } else {
             box = reader.task(id, at: span(position))?.box ?? TaskBox.unreadable
         }
