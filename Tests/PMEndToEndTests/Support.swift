@@ -164,7 +164,7 @@ func runPython(
     return (
         1,
         "no python3 here has \(modules.joined(separator: ", ")), which this test's independent checker needs: "
-            + "apt-get install -y python3-icalendar python3-jsonschema (the README's prerequisites line)"
+            + "apt-get install -y python3-icalendar python3-jsonschema python3-dateutil (the README's prerequisites line)"
     )
 }
 
