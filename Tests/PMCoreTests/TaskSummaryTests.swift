@@ -146,4 +146,42 @@ import Testing
         #expect(title == ["bug", "été"])
         #expect(FileManager.default.fileExists(atPath: indexPath))
     }
+
+    /// A task edited in place (its title, same length; the file's size and
+    /// time kept, so the index still seems to describe it): its bytes no
+    /// longer hash as the index says. Reading the rest of it finds that out
+    /// (the answer then comes from the board read whole), and so does a
+    /// checkpoint copying it: the index written then says what the file holds.
+    @Test func aTaskEditedInPlaceIsFoundOutByItsHash() throws {
+        let dir = TemporaryDirectory()
+        let (store, made) = try cards(dir)
+        let path = dir.file("board.json")
+        let indexPath = BoardIndex.path(for: path)
+        let edited = {
+            var file = try bytes(path)
+            let title = Array("\"task 5\"".utf8)
+            let at = try #require(file.indices.first { file[$0...].starts(with: title) })
+            file[at + 6] = UInt8(ascii: "X")
+            try overwriteKeepingTime(path, file)
+        }
+        try edited()
+        #expect(try store.withFewTasks { $0?.task(made[5])?.title } == "task 5", "a list takes the summary's word")
+        let read = try store.withFewTasks { board in board?.task(made[5]).map { ($0.body, $0.title) } }
+        #expect(read?.1 == "task X")
+        #expect(!FileManager.default.fileExists(atPath: indexPath))
+        // Indexed again (a change reads the board whole), then edited in place again: a checkpoint finds it.
+        _ = try store.update(newBoardID: ids.make(), replica: ids.make()) { board in
+            try board.move(made[3], to: .done, eventID: ids.make(), by: "x", at: time)
+        }
+        var file = try bytes(path)
+        let again = Array("\"task X\"".utf8)
+        let at = try #require(file.indices.first { file[$0...].starts(with: again) })
+        file[at + 6] = UInt8(ascii: "Y")
+        try overwriteKeepingTime(path, file)
+        try store.checkpoint()
+        let index = try index(dir)
+        let position = try #require(index.ids.firstIndex(of: made[5]))
+        #expect(index.summary(at: position)?.title == "task Y")
+        #expect(try store.withFewTasks { $0?.task(made[5])?.title } == "task Y")
+    }
 }

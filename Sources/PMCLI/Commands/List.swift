@@ -32,7 +32,8 @@ struct List: PMCommand {
         if let saved, !saved.states.isEmpty { states = states.filter(saved.states.contains) }
         let snapshot = try context.session.snapshot(
             filters: [try filters.filter(context)] + (saved.map { [$0.filter] } ?? []),
-            texts: [grep, saved?.text].compactMap { $0 }, locale: context.formatLocale, shownOnly: !output.json)
+            texts: [grep, saved?.text].compactMap { $0 }, locale: context.formatLocale, shownOnly: !output.json,
+            withUndo: context.stdoutIsTerminal && !output.json)
         let today = context.environment.today
         let order = sort ?? saved?.sort ?? .due
         let columns = TaskState.allCases.filter { states.contains($0) }.map { state in
@@ -52,12 +53,13 @@ struct List: PMCommand {
             view.render(
                 columns, shortIDs: TaskLookup.shortIDs(for: snapshot.board.tasks), total: listed.count,
                 overdue: listed.filter { $0.isOverdue(today: today) }.count))
-        footer(context, snapshot.board, listed: listed.count)
+        footer(context, snapshot, listed: listed.count)
     }
 
     /// What the list leaves out, what undo can do, news and sync, each cut
     /// (or wrapped) to the terminal's width.
-    private func footer(_ context: ProcessContext, _ board: Board, listed: Int) {
+    private func footer(_ context: ProcessContext, _ snapshot: BoardSession.Snapshot, listed: Int) {
+        let board = snapshot.board
         let l = context.localizer
         // A view that hides tasks says so, and by what.
         let typed =
@@ -69,7 +71,8 @@ struct List: PMCommand {
         }
         // The undo hint is for the person at the terminal, not for scripts or files.
         if context.stdoutIsTerminal {
-            context.output.line(TerminalCells.truncate(undoFooter(context, board), toWidth: context.width))
+            let undo = snapshot.undo ?? context.session.undoAvailability(on: board)
+            context.output.line(TerminalCells.truncate(undoFooter(context, undo), toWidth: context.width))
         }
         if let waiting = context.session.newsWaiting(on: board) {
             let news = l.plural(waiting.whole ? .newsWaiting : .newsWaitingAtLeast, count: waiting.count)
@@ -132,9 +135,8 @@ struct List: PMCommand {
 
     /// Whether undo and redo are available, as the apps greyed out their
     /// buttons: a step someone else's change blocks is not offered as available.
-    func undoFooter(_ context: ProcessContext, _ board: Board) -> String {
+    func undoFooter(_ context: ProcessContext, _ undo: BoardSession.UndoAvailability) -> String {
         let l = context.localizer
-        let undo = context.session.undoAvailability(on: board)
         if undo.undoBlocked { return l.string(.listUndoBlocked) }
         switch (undo.canUndo, undo.canRedo) {
         case (true, true): return l.string(.listCanUndoAndRedo)

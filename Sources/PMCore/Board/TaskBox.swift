@@ -128,7 +128,7 @@ final class TaskBox: @unchecked Sendable {
     func readRest() {
         guard let rest = unreadRest else { return }
         unreadRest = nil
-        guard let task = rest.file.task(rest.id, at: rest.file.span(rest.position)), TaskSummary(of: task) == rest.summary
+        guard let task = rest.file.task(rest.id, at: rest.position), TaskSummary(of: task) == rest.summary
         else {
             rest.file.noteDamage()
             stored = Self.unreadable.stored
@@ -308,7 +308,7 @@ final class LazyBoardFile: @unchecked Sendable {
         if let summary = index?.summary(at: position) {
             box = TaskBox(rest: TaskBox.UnreadRest(file: reader, id: id, position: position, summary: summary))
         } else {
-            box = reader.task(id, at: span(position))?.box ?? TaskBox.unreadable
+            box = reader.task(id, at: position)?.box ?? TaskBox.unreadable
         }
         if decoded.count <= position {
             decoded += Array(repeating: nil, count: max(index?.count ?? 0, position + 1) - decoded.count)
@@ -320,9 +320,9 @@ final class LazyBoardFile: @unchecked Sendable {
     /// `count` bytes at `offset`; fewer only at the file's end.
     func bytes(at offset: Int, count: Int) throws -> [UInt8] { try reader.bytes(at: offset, count: count) }
 
-    /// The task `id` decoded from `span`; nil (and the damage recorded) when
-    /// the bytes there are not that task.
-    func task(_ id: TaskID, at span: Range<Int>) -> BoardTask? { reader.task(id, at: span) }
+    /// The task `id` decoded from where the task at `position` lies; nil
+    /// (and the damage recorded) when the bytes there are not that task.
+    func task(_ id: TaskID, at position: Int) -> BoardTask? { reader.task(id, at: position) }
 }
 
 /// A board file held open to read tasks from (``LazyBoardFile``), closed
@@ -359,12 +359,15 @@ final class BoardFileReader: @unchecked Sendable {
         }
     }
 
-    /// The task `id` decoded from `span`; nil (and the damage recorded) when
-    /// the bytes there are not that task.
-    func task(_ id: TaskID, at span: Range<Int>) -> BoardTask? {
+    /// The task `id` decoded from where the task at `position` lies (its
+    /// bytes those the index hashed); nil, and the damage recorded, when they are not that task.
+    func task(_ id: TaskID, at position: Int) -> BoardTask? {
+        let span = span(position)
         do {
             let bytes = try self.bytes(at: span.lowerBound, count: span.count)
-            guard bytes.count == span.count, UTF8Validation.firstInvalidOffset(in: bytes) == nil else {
+            guard bytes.count == span.count, BoardIndex.hash(bytes[...]) == index?.bytesHash(at: position),
+                UTF8Validation.firstInvalidOffset(in: bytes) == nil
+            else {
                 throw PMError.boardCorrupt(path: path, line: nil, column: nil, reason: .field("tasks"))
             }
             let task = try bytes.withUnsafeBufferPointer { buffer -> BoardTask in

@@ -91,6 +91,7 @@ extension BoardEncoder {
         let start = writer.bytes.count
         writeTask(task, overdue: nil, into: &writer, level: 2, heads: true)
         writer.layout.spans.append(taskStart..<writer.offset)
+        writer.layout.hashes.append(BoardIndex.hash(writer.bytes[start...]))
         if let unreadable, !unreadable.found, !readsBack(task, writer.bytes[start...]) {
             unreadable.found = true
         }
@@ -111,6 +112,8 @@ extension BoardEncoder {
         for position in first...last {
             let each = span(position)
             writer.layout.spans.append((offset + each.lowerBound - start)..<(offset + each.upperBound - start))
+            // A copied task's bytes are checked against this as they are copied (``CopiedTasks``).
+            writer.layout.hashes.append(copied?.file.index?.bytesHash(at: position) ?? BoardIndex.hash(source.bytes[each]))
         }
         run = nil
     }

@@ -15,6 +15,8 @@ struct JSONWriter {
         var tasksStart = 0
         /// Each task's object, in order.
         var spans: [Range<Int>] = []
+        /// The hash of each one's bytes (``BoardIndex/hash(_:)``), in order.
+        var hashes: [UInt64] = []
     }
 
     /// A piece of what was written: bytes, or tasks to be copied from the

@@ -23,7 +23,7 @@ struct BoardIndex: Equatable {
     /// The header's length (where the tasks array begins) and its hash.
     var headerLength: Int
     var headerHash: UInt64
-    /// 32 bytes per task, in the file's order: its id's two words, where
+    /// 40 bytes per task, in the file's order: its id's two words, where
     /// it starts and how long it is (little-endian). Kept as read, never
     /// copied into arrays: at 100k tasks those were 3 MB of fresh memory on
     /// every change.
@@ -39,11 +39,22 @@ struct BoardIndex: Equatable {
     private(set) var names: [String]
 
     /// How many tasks it lists.
-    var count: Int { entries.count / 32 }
+    var count: Int { entries.count / Self.entrySize }
+
+    /// Bytes per task: its id's two words, where it starts, how long it is, and a hash of its bytes.
+    static let entrySize = 40
 
     private func word(_ entry: Int, _ k: Int) -> UInt64 {
-        entries.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: entry * 32 + k * 8, as: UInt64.self)) }
+        entries.withUnsafeBytes {
+            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: entry * Self.entrySize + k * 8, as: UInt64.self))
+        }
     }
+
+    /// The hash of the task's bytes at `position` (``hash(_:)``): a task
+    /// read or copied must be these bytes, so that what its summary says is
+    /// what the file holds even after an edit in place that kept the
+    /// file's size and time.
+    func bytesHash(at position: Int) -> UInt64 { word(position, 4) }
 
     /// The id of the task at `position`.
     func id(at position: Int) -> TaskID { TaskID(high: word(position, 0), low: word(position, 1)) }
@@ -57,7 +68,7 @@ struct BoardIndex: Equatable {
     /// Every id, in order (for tests that damage it: settable).
     var ids: [TaskID] {
         get { (0..<count).map(id(at:)) }
-        set { entries = Self.entries(ids: newValue, spans: spans) }
+        set { entries = Self.entries(ids: newValue, spans: spans, hashes: (0..<count).map(bytesHash(at:))) }
     }
 
     /// The bytes of the summary of the task at `position` (empty: none).
@@ -120,12 +131,12 @@ struct BoardIndex: Equatable {
     /// Every span, in order.
     var spans: [Range<Int>] { (0..<count).map(span(at:)) }
 
-    private static func entries(ids: [TaskID], spans: [Range<Int>]) -> ArraySlice<UInt8> {
+    private static func entries(ids: [TaskID], spans: [Range<Int>], hashes: [UInt64]) -> ArraySlice<UInt8> {
         var out: [UInt8] = []
-        out.reserveCapacity(ids.count * 32)
-        for (id, span) in zip(ids, spans) {
+        out.reserveCapacity(ids.count * entrySize)
+        for ((id, span), hash) in zip(zip(ids, spans), hashes) {
             let (high, low) = id.words
-            for word in [high, low, UInt64(span.lowerBound), UInt64(span.count)] { append(word, to: &out) }
+            for word in [high, low, UInt64(span.lowerBound), UInt64(span.count), hash] { append(word, to: &out) }
         }
         return out[...]
     }
@@ -146,7 +157,10 @@ struct BoardIndex: Equatable {
         modified = status.modifiedNanoseconds
         headerLength = source.tasksStart
         headerHash = Self.hash(source.bytes[..<source.tasksStart])
-        entries = Self.entries(ids: board.tasks.map(\.id), spans: source.spans)
+        let hashes = source.bytes.withUnsafeBytes { raw in
+            source.spans.map { Self.hash(UnsafeRawBufferPointer(rebasing: raw[$0])) }
+        }
+        entries = Self.entries(ids: board.tasks.map(\.id), spans: source.spans, hashes: hashes)
         (summaryEnds, summaries, names) = Self.summaries(of: board.tasks)
     }
 
@@ -164,7 +178,8 @@ struct BoardIndex: Equatable {
         modified = status.modifiedNanoseconds
         headerLength = layout.tasksStart
         headerHash = Self.hash(header)
-        entries = Self.entries(ids: board.tasks.map(\.id), spans: layout.spans)
+        guard layout.hashes.count == layout.spans.count else { return nil }
+        entries = Self.entries(ids: board.tasks.map(\.id), spans: layout.spans, hashes: layout.hashes)
         (summaryEnds, summaries, names) = Self.summaries(of: board.tasks)
     }
 
@@ -177,8 +192,8 @@ struct BoardIndex: Equatable {
     // MARK: Bytes
 
     /// Magic, seven words (size, time, header length and hash, count, the
-    /// summaries' length, the names' length), 32 bytes per task (id,
-    /// start, length), the ends of the summaries, the summaries, the names
+    /// summaries' length, the names' length), 40 bytes per task (id,
+    /// start, length, hash of its bytes), the ends of the summaries, the summaries, the names
     /// (``TaskSummary/NameTable``), then a checksum of all before.
     func encoded() -> [UInt8] {
         let table = TaskSummary.NameTable.encoded(names)
@@ -217,13 +232,13 @@ struct BoardIndex: Equatable {
         let count = next()
         let summaryLength = next()
         let namesLength = next()
-        guard size >= 0, header > 0, header <= UInt64(size), count <= UInt64((bytes.count - fixed - 8) / 36),
+        guard size >= 0, header > 0, header <= UInt64(size), count <= UInt64((bytes.count - fixed - 8) / 44),
             summaryLength <= UInt64(bytes.count), namesLength <= UInt64(bytes.count),
-            UInt64(bytes.count) == UInt64(fixed + 8) + count * 36 + 4 + summaryLength + namesLength
+            UInt64(bytes.count) == UInt64(fixed + 8) + count * 44 + 4 + summaryLength + namesLength
         else { return nil }
         headerLength = Int(header)
-        entries = bytes[at..<(at + Int(count) * 32)]
-        at += Int(count) * 32
+        entries = bytes[at..<(at + Int(count) * Self.entrySize)]
+        at += Int(count) * Self.entrySize
         summaryEnds = bytes[at..<(at + Int(count) * 4 + 4)]
         at += Int(count) * 4 + 4
         summaries = bytes[at..<(at + Int(summaryLength))]
@@ -245,7 +260,7 @@ struct BoardIndex: Equatable {
         let whole = entries.withUnsafeBytes { raw -> Bool in
             var end = UInt64(headerLength)
             for entry in 0..<Int(count) {
-                let base = entry * 32
+                let base = entry * Self.entrySize
                 let word = { (k: Int) in UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 8 * k, as: UInt64.self)) }
                 let (start, length) = (word(2), word(3))
                 guard start >= end, length > 0, length <= limit, start <= limit - length else { return false }
@@ -270,34 +285,35 @@ struct BoardIndex: Equatable {
     /// time in four lanes (independent multiplies: a 100k index is 3 MB,
     /// hashed on every change), the lanes then folded together with the
     /// bytes left.
-    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.withUnsafeBytes { hash($0) } }
+
+    /// ``hash(_:)`` of bytes where they lie.
+    static func hash(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         let prime: UInt64 = 0x0000_0100_0000_01B3
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_cbf2_2325_8422, 1)
         func step(_ hash: inout UInt64, _ word: UInt64) {
             hash = (hash ^ word) &* prime
             hash ^= hash >> 29
         }
-        return bytes.withUnsafeBytes { raw in
-            let load = { (offset: Int) in UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
-            var offset = 0
-            while offset + 32 <= raw.count {
-                step(&lanes.0, load(offset))
-                step(&lanes.1, load(offset + 8))
-                step(&lanes.2, load(offset + 16))
-                step(&lanes.3, load(offset + 24))
-                offset += 32
-            }
-            var hash = lanes.0
-            for lane in [lanes.1, lanes.2, lanes.3] { step(&hash, lane) }
-            while offset + 8 <= raw.count {
-                step(&hash, load(offset))
-                offset += 8
-            }
-            while offset < raw.count {
-                hash = (hash ^ UInt64(raw[offset])) &* prime
-                offset += 1
-            }
-            return hash
+        let load = { (offset: Int) in UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        var offset = 0
+        while offset + 32 <= raw.count {
+            step(&lanes.0, load(offset))
+            step(&lanes.1, load(offset + 8))
+            step(&lanes.2, load(offset + 16))
+            step(&lanes.3, load(offset + 24))
+            offset += 32
         }
+        var hash = lanes.0
+        for lane in [lanes.1, lanes.2, lanes.3] { step(&hash, lane) }
+        while offset + 8 <= raw.count {
+            step(&hash, load(offset))
+            offset += 8
+        }
+        while offset < raw.count {
+            hash = (hash ^ UInt64(raw[offset])) &* prime
+            offset += 1
+        }
+        return hash
     }
 }

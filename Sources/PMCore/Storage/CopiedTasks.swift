@@ -15,7 +15,8 @@ import PMText
 /// the id the index gave it, with no character the encoder would escape;
 /// the bytes between two tasks must be what the encoder writes there; and
 /// the first task of each run must be exactly what the encoder writes for
-/// it. A run that fails stops the write (``Refused``): the checkpoint is
+/// it; and each task's bytes must hash as the index says (so that the
+/// summary the new index carries for it still says what it holds). A run that fails stops the write (``Refused``): the checkpoint is
 /// then made from the board read whole.
 struct CopiedTasks {
     let file: LazyBoardFile
@@ -60,6 +61,10 @@ struct CopiedTasks {
                         guard buffer[gap].elementsEqual(Self.separator) else { throw Refused() }
                     }
                     let task = UnsafeBufferPointer(rebasing: buffer[(each.lowerBound - start)..<(each.upperBound - start)])
+                    // The very bytes the index's summary of it was made from.
+                    guard let expected = file.index?.bytesHash(at: first + place),
+                        BoardIndex.hash(UnsafeRawBufferPointer(task)) == expected
+                    else { throw Refused() }
                     try Self.check(task, id: ids[place], canonical: place == 0)
                 }
             }

@@ -30,6 +30,10 @@ extension BoardSession {
         public var board: Board
         /// The tasks `filter` and the text admit, in the board's order.
         public var tasks: [BoardTask]
+        /// What undo and redo can do, when asked for (`withUndo`): with
+        /// `shownOnly`, found while a task read from the file is still
+        /// checked against its summary.
+        public var undo: UndoAvailability?
     }
 
     /// The board, and the tasks that `filter` admits and that hold `text`
@@ -46,7 +50,10 @@ extension BoardSession {
     ///   from the file but those the log's tail changed (on a board of cards
     ///   that carry checklists and comments, most of the file is theirs).
     ///   A text to look for reads the board whole.
-    public func snapshot(filters: [TaskFilter], texts: [String], locale: String, shownOnly: Bool = false) throws -> Snapshot {
+    /// - Parameter withUndo: also say what undo and redo can do.
+    public func snapshot(
+        filters: [TaskFilter], texts: [String], locale: String, shownOnly: Bool = false, withUndo: Bool = false
+    ) throws -> Snapshot {
         func filtered(_ board: Board) -> Snapshot {
             let today = environment.today
             var tasks = board.tasks
@@ -55,7 +62,7 @@ extension BoardSession {
                 let match = TextMatch(locale: locale)
                 for text in texts { tasks = tasks.filter { match.finds(text, in: $0) } }
             }
-            return Snapshot(board: board, tasks: tasks)
+            return Snapshot(board: board, tasks: tasks, undo: withUndo ? undoAvailability(on: board) : nil)
         }
         // A text is looked for in the bodies too: every task read from the
         // file one by one would cost more than the file read whole.
