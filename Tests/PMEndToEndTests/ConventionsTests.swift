@@ -18,6 +18,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: typo))
         // The board pm was meant to use is untouched and not announced again.
         #expect(try pm.run(["list"]).stderr.isEmpty)
+        // board.json lost beside its log: made again from the log, never announced as new.
+        try FileManager.default.removeItem(atPath: pm.boardPath)
+        let again = try pm.run(["add", "Trois"])
+        #expect(again.status == 0 && again.stderr.isEmpty, "not a new board: \(again.stderr)")
+        let titles = try pm.run(["list"]).stdout
+        #expect(titles.contains("Un") && titles.contains("Deux") && titles.contains("Trois"), "\(titles)")
     }
 
     /// `pm list | less` on a wide terminal: the width is the terminal's, read

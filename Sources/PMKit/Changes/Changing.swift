@@ -16,7 +16,9 @@ extension BoardSession {
         let (store, replica) = signingStore()
         try mergeConflictedCopies()
         let log = try store.eventLog()
-        let existed = boardFileExists()
+        // A board.json lost beside its log is made again, not started: the
+        // log is the board (DESIGN.md §4), and saying "new" would be untrue.
+        let existed = boardFileExists() || ((try? log.exists()) ?? false)
         let result = try store.update(
             newBoardID: environment.makeID(), replica: replica,
             { board in
