@@ -36,8 +36,7 @@ import Testing
         try me.run(["add", "First"])
         #expect(try me.run(["sync"]).status == 0)
         let hook = bare + "/hooks/post-receive"
-        try "#!/bin/sh\nsleep 5\n".write(toFile: hook, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook)
+        try writeExecutable(Data("#!/bin/sh\nsleep 5\n".utf8), to: hook)
         try me.run(["add", "Second"])
         try me.run(["add", "Third"])
         func branch() -> String? { try? String(contentsOfFile: bare + "/refs/heads/pm-board", encoding: .utf8) }

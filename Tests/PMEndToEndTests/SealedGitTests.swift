@@ -70,8 +70,7 @@ import Testing
         let hooks = home + "/hooks"
         try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
         for hook in ["pre-commit", "commit-msg", "post-commit", "pre-push", "reference-transaction", "post-checkout"] {
-            try Data("#!/bin/sh\necho \(hook) $(pwd) >> \(marker)\n".utf8).write(to: URL(fileURLWithPath: hooks + "/" + hook))
-            chmod(hooks + "/" + hook, 0o755)
+            try writeExecutable(Data("#!/bin/sh\necho \(hook) $(pwd) >> \(marker)\n".utf8), to: hooks + "/" + hook)
         }
         try Data("[core]\n\thooksPath = \(hooks)\n".utf8).write(to: URL(fileURLWithPath: home + "/.gitconfig"))
 

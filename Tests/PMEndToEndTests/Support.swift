@@ -27,17 +27,9 @@ struct PMBinary {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/pm").path
     }()
 
-    /// A copy of the binary at `path`, written through a descriptor closed
-    /// on exec: Foundation's copyItem leaves its descriptor open to a child
-    /// another test forks meanwhile, and the copy then cannot be run
-    /// ("Text file busy") for as long as that child lives.
+    /// A copy of the binary at `path` (``writeExecutable(_:to:)``).
     static func copy(to path: String) throws {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.path))
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        defer { close(fd) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw CocoaError(.fileWriteOutOfSpace) }
+        try writeExecutable(try Data(contentsOf: URL(fileURLWithPath: Self.path)), to: path)
     }
 
     let home = TemporaryDirectory()
@@ -224,4 +216,17 @@ struct Unshown: CustomTestStringConvertible, Sendable {
     let text: String
     init(_ text: String) { self.text = text }
     var testDescription: String { "\(text.utf8.count) bytes" }
+}
+
+/// Writes a program (pm's copy, a hook, a stand-in script) through a
+/// descriptor closed on exec: Foundation's writes and copyItem leave theirs
+/// open to a child another test forks meanwhile, and the program then cannot
+/// be run ("Text file busy") for as long as that child lives.
+func writeExecutable(_ bytes: Data, to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+    defer { close(fd) }
+    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw CocoaError(.fileWriteOutOfSpace) }
+    fchmod(fd, 0o755)
 }

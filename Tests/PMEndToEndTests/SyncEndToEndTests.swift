@@ -314,8 +314,7 @@ import Testing
             esac
 
             """
-        try script.write(toFile: bin + "/git", atomically: true, encoding: .utf8)
-        chmod(bin + "/git", 0o755)
+        try writeExecutable(Data(script.utf8), to: bin + "/git")
         pm.environment["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let copy = copies(pm, ["camille"])[0]
         try copy.run(["remote", "add", "https://example.invalid/board.git"])
