@@ -57,12 +57,22 @@ public struct SimulatedReplica: Sendable {
     public mutating func change(_ use: (inout Board, TaskID, String, String) throws -> Void) rethrows -> Event? {
         wall += 1_000
         var board = Board(id: TaskID("00c0ffee-0000-4000-8000-00000000b0a4")!)
-        let before = tasks
+        let folded = FoldedTasks.fold(FoldedTasks.inMergeOrder(events))
+        let before = folded.ordered
         board.tasks = before
+        // The saved views as this copy shows them (the ledger keeps them).
+        board.log = LogPosition(events: 0, length: 0, newest: nil, replicas: folded.ledger)
         let time = Self.iso(wall)
         try use(&board, makeID(), author, time)
-        guard let entry = board.history.appended.last else { return nil }
         let clock = HybridClock.tick(after: events.map(\.clock).max(), now: wall)
+        if let view = board.viewChanges.last {
+            var event = view.event(replica: replica, clock: clock)
+            if let signer { event = signer.seal(event) }
+            events.append(event)
+            undoable.append(view.transition)
+            return event
+        }
+        guard let entry = board.history.appended.last else { return nil }
         var event = Event(
             change: entry, before: before.first { $0.id == entry.taskID }, after: board.task(entry.taskID), replica: replica,
             clock: clock)
@@ -112,6 +122,18 @@ public struct SimulatedReplica: Sendable {
     public mutating func card(_ id: TaskID, _ change: CardChange) -> Event? {
         self.change { board, event, user, time in _ = try? board.change(id, change, eventID: event, by: user, at: time) }
     }
+
+    /// Saves `filter` as view `name`, or with nil deletes it (as `pm view save`/`delete` do).
+    @discardableResult
+    public mutating func setView(_ name: String, to filter: ViewFilter?) -> Event? {
+        change { board, event, user, time in
+            guard filter != nil || board.views[name] != nil else { return }
+            board.setView(name, to: filter, eventID: event, by: user, at: time)
+        }
+    }
+
+    /// The saved views this copy shows.
+    public var views: [String: SavedView] { FoldedTasks.fold(FoldedTasks.inMergeOrder(events)).ledger.views }
 
     @discardableResult
     public mutating func delete(_ id: TaskID) -> Event? {

@@ -137,6 +137,12 @@ package enum ErrorMessages {
                 let you = by == reader
                 let key: L10nKey
                 switch (conflict.deleted, conflict.redo) {
+                case _ where conflict.view:
+                    // A view deleted since was changed as much as one saved again: one sentence says both.
+                    key =
+                        conflict.redo
+                        ? (you ? .errorRedoViewConflictYou : .errorRedoViewConflict)
+                        : (you ? .errorUndoViewConflictYou : .errorUndoViewConflict)
                 case (false, false): key = you ? .errorUndoConflictYou : .errorUndoConflict
                 case (true, false): key = you ? .errorUndoDeletedYou : .errorUndoDeleted
                 case (false, true): key = you ? .errorRedoConflictYou : .errorRedoConflict
@@ -147,9 +153,11 @@ package enum ErrorMessages {
                     you ? l.string(key, safe(conflict.title), moment) : l.string(key, safe(conflict.title), safe(by), moment)
                 ]
             } else {
-                lines = [
-                    l.string(conflict.redo ? .errorRedoConflictUnknown : .errorUndoConflictUnknown, safe(conflict.title))
-                ]
+                let key: L10nKey =
+                    conflict.view
+                    ? (conflict.redo ? .errorRedoViewConflictUnknown : .errorUndoViewConflictUnknown)
+                    : (conflict.redo ? .errorRedoConflictUnknown : .errorUndoConflictUnknown)
+                lines = [l.string(key, safe(conflict.title))]
             }
             if !conflict.redo { lines.append(l.string(.errorUndoSkipHint)) }
             return lines

@@ -52,7 +52,8 @@ package struct HistoryView {
             .historyItemUnticked: .historyClauseItemUnticked, .historyItemRenamed: .historyClauseItemRenamed,
             .historyItemMoved: .historyClauseItemMoved, .historyItemRemoved: .historyClauseItemRemoved,
             .historyCommented: .historyClauseCommented, .historyCommentEdited: .historyClauseCommentEdited,
-            .historyCommentWithdrawn: .historyClauseCommentWithdrawn,
+            .historyCommentWithdrawn: .historyClauseCommentWithdrawn, .historyViewSaved: .historyClauseViewSaved,
+            .historyViewChanged: .historyClauseViewChanged, .historyViewDeleted: .historyClauseViewDeleted,
         ]
         return localizer.string(phrases[key] ?? key, arguments: arguments)
     }
@@ -104,6 +105,13 @@ package struct HistoryView {
         case .edited:
             let sentences = changes(event)
             return sentences.isEmpty ? say(.messageEdited, title) : joined(sentences)
+        case .view:
+            let change = event.changes.first { $0.field == "filter" }
+            switch (change?.from ?? .null, change?.to ?? .null) {
+            case (_, .null): return say(.historyViewDeleted, title)
+            case (.null, _): return say(.historyViewSaved, title)
+            default: return say(.historyViewChanged, title)
+            }
         }
     }
 
@@ -115,7 +123,7 @@ package struct HistoryView {
         case .added: (made.action, made.from, made.to) = (.removed, undo.to ?? undo.from, nil)
         case .removed: (made.action, made.from, made.to) = (.added, nil, undo.from ?? undo.to)
         case .moved: (made.from, made.to) = (undo.to, undo.from)
-        case .edited: break
+        case .edited, .view: break
         }
         made.changes = undo.changes.map { FieldChange(field: $0.field, from: $0.to, to: $0.from, context: $0.context) }
         return made

@@ -32,6 +32,9 @@ import Testing
         for (number, id) in world.cards.enumerated() {
             checked += oracle.check(card: number, tasks.first { $0.id == id }, id: id)
         }
+        #expect(
+            copies[0].views.mapValues(\.filter) == CardOracle.views(FoldedTasks.inMergeOrder(copies[0].events)),
+            "seed \(seed): the saved views are not the latest saved in merge order")
         let kept = world.cards.contains { id in tasks.contains { $0.id == id } }
         #expect(checked > 0 || !kept, "seed \(seed): the oracle judged nothing")
         // Folded even so, the events the gate refuses give one board whatever their order.
@@ -125,6 +128,7 @@ struct CardWorld {
 
     /// A random change by copy `who` to one of the cards it shows.
     mutating func act(_ who: Int) -> Event? {
+        if chance(6) { return viewChange(who) }
         let shown = copies[who].tasks.filter { cards.contains($0.id) }
         guard let task = shown.randomElement(using: &random) else { return copies[who].undo() }
         let roll = Int.random(in: 0..<100, using: &random)
@@ -141,6 +145,16 @@ struct CardWorld {
         default: return copies[who].delete(task.id)
         }
         return copies[who].card(task.id, change)
+    }
+
+    /// A saved view saved, replaced or deleted (undone like any change, in ``act(_:)``).
+    mutating func viewChange(_ who: Int) -> Event? {
+        let name = ["mine", "bugs", "Am\u{E9}lie"].randomElement(using: &random)!
+        guard !chance(30) else { return copies[who].setView(name, to: nil) }
+        var filter = ViewFilter()
+        filter.labels = Self.labels.filter { _ in chance(30) }
+        filter.overdue = chance(50)
+        return copies[who].setView(name, to: filter)
     }
 
     /// A label added (sometimes one already shown: written all the same) or taken away.
@@ -286,6 +300,21 @@ struct CardOracle {
     let events: [Event]
     let made: [Event]
     let forged: Set<String>
+
+    /// The saved views the events say: per name, the last `view` event in
+    /// merge order (a deletion: none).
+    static func views(_ events: [Event]) -> [String: ViewFilter] {
+        var views: [String: ViewFilter] = [:]
+        for event in events where event.kind == .other("view") {
+            guard case .string(let name)? = event.fields["name"]?.new else { continue }
+            if case .object(let members)? = event.fields["filter"]?.new {
+                views[name] = ViewFilter(members)
+            } else {
+                views[name] = nil
+            }
+        }
+        return views
+    }
 
     /// Judges one card; returns how many of its fields it judged.
     func check(card number: Int, _ task: BoardTask?, id: TaskID) -> Int {

@@ -234,6 +234,39 @@ import Testing
         #expect(throws: PMError.self) { try store.load() }
     }
 
+    /// A saved view's change round-trips with its filters, and a file that
+    /// makes one about a task too, about no view, or about a name or filter
+    /// pm would not keep, is refused (undo must never write it to the board).
+    @Test func aViewStepRoundTripsAndACraftedOneIsRefused() throws {
+        let dir = TemporaryDirectory()
+        let store = store(dir)
+        var filter = ViewFilter()
+        filter.labels = ["bug"]
+        filter.overdue = true
+        let saved = Transition(view: ViewTransition(name: "mine", from: nil, to: filter), eventID: ids.make(), at: t0)
+        let deleted = Transition(view: ViewTransition(name: "mine", from: filter, to: nil), eventID: ids.make(), at: t0)
+        let stored = UndoStore.Stored(committed: UndoState(undo: [transition("a"), saved]), pending: .record([deleted]))
+        try store.save(stored)
+        #expect(try store.load() == stored)
+        #expect(saved.taskID == SavedView.eventTask("mine"))
+        let text = try String(contentsOfFile: store.path, encoding: .utf8)
+        let event = "\"event\": \"00000000-0000-4000-8000-000000000001\""
+        for view in [
+            "{\"name\": \"mine\", \"from\": null, \"to\": null}",
+            "{\"name\": \"a,b\", \"from\": null, \"to\": {}}",
+            "{\"name\": \"mine\", \"from\": null, \"to\": {\"sort\": \"random\"}}",
+            "{\"name\": \"mine\", \"from\": 3, \"to\": {}}", "[]",
+        ] {
+            let crafted = "{\"undo\": [{\"at\": \"\(t0)\", \(event), \"from\": null, \"to\": null, \"view\": \(view)}]}"
+            try Data(crafted.utf8).write(to: URL(fileURLWithPath: store.path))
+            #expect(throws: PMError.self, "\(view)") { try store.load() }
+        }
+        var both = saved
+        both.to = BoardTask(id: ids.make(), title: "a", createdAt: t0, updatedAt: t0)
+        #expect(!both.isWellFormed, "one change is about a task or a view, never both")
+        #expect(text.contains("\"view\""))
+    }
+
     @Test func aSymlinkOrADirectoryInItsPlaceIsRefusedNeverFollowed() throws {
         let dir = TemporaryDirectory()
         let store = store(dir)

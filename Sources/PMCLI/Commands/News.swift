@@ -84,6 +84,7 @@ struct News: PMCommand {
         for entry in cancelled { cancelledBy[view.who(entry), default: 0] += 1 }
         let kinds: [(HistoryAction, L10nPluralKey)] = [
             (.added, .newsAdded), (.moved, .newsMoved), (.edited, .newsEdited), (.removed, .newsRemoved),
+            (.view, .newsViews),
         ]
         for person in people {
             let parts =
@@ -121,8 +122,10 @@ struct News: PMCommand {
             switch block {
             case .card(let card):
                 let events = byCard[card] ?? []
-                let title = board.task(card)?.title ?? events.first?.title ?? ""
-                context.output.line(style.bold(TextSafety.escaped(title)))
+                let title = TextSafety.escaped(board.task(card)?.title ?? events.first?.title ?? "")
+                // A saved view's changes are headed by its name, said as a view's.
+                let isView = events.first?.action == .view
+                context.output.line(style.bold(isView ? l.string(.newsViewTitle, .text(title)) : title))
                 for line in view.lines(events) { context.output.line("  " + line) }
             case .step(let step):
                 let key: L10nPluralKey =

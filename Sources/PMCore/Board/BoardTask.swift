@@ -298,9 +298,11 @@ public struct Head: Equatable, Sendable {
     }
 }
 
-/// What a history event records.
+/// What a history event records: a change to a task, or (`view`) to one
+/// of the team's saved views, the entry then naming the view (its title)
+/// and holding one change, of `filter`.
 public enum HistoryAction: String, Sendable, CaseIterable {
-    case added, edited, moved, removed
+    case added, edited, moved, removed, view
 }
 
 /// One change to a field, recorded by an `edited` event.

@@ -151,8 +151,15 @@ extension Board {
 
     /// Saves `filter` as view `name` (replacing one of that name), or with
     /// nil deletes it: an event of its own, committed with the board.
-    public mutating func setView(_ name: String, to filter: ViewFilter?, eventID: TaskID, by user: String, at time: String) {
-        viewChanges.append(ViewChange(id: eventID, name: name, filter: filter, by: user, at: time))
+    /// - Parameters:
+    ///   - undoes: the change an undo takes back; `redoes`, the one a redo puts back.
+    public mutating func setView(
+        _ name: String, to filter: ViewFilter?, eventID: TaskID, by user: String, at time: String, undoes: TaskID? = nil,
+        redoes: TaskID? = nil
+    ) {
+        var change = ViewChange(id: eventID, name: name, from: views[name]?.filter, filter: filter, by: user, at: time)
+        (change.undoes, change.redoes) = (undoes, redoes)
+        viewChanges.append(change)
     }
 }
 
@@ -160,18 +167,57 @@ extension Board {
 public struct ViewChange: Equatable, Sendable {
     public var id: TaskID
     public var name: String
+    /// The filter its author saw under that name (nil: none).
+    public var from: ViewFilter?
+    /// The filter saved (nil: deleted).
     public var filter: ViewFilter?
     public var by: String
     public var at: String
+    /// The change an undo takes back, or a redo puts back.
+    public var undoes: TaskID?
+    public var redoes: TaskID?
 
-    /// Its event.
-    func event(replica: TaskID, clock: HybridClock) -> Event {
+    public init(id: TaskID, name: String, from: ViewFilter?, filter: ViewFilter?, by: String, at: String) {
+        self.id = id
+        self.name = name
+        self.from = from
+        self.filter = filter
+        self.by = by
+        self.at = at
+    }
+
+    /// Its event. The filter it replaced is the event's `old` value, so
+    /// that history can say a view was changed rather than saved.
+    public func event(replica: TaskID, clock: HybridClock) -> Event {
         Event(
             id: id, replica: replica, author: by, at: at, clock: clock, task: SavedView.eventTask(name),
             kind: .other(SavedView.kind),
             fields: [
                 "name": FieldChangeValues(new: .string(name), old: .null),
-                "filter": FieldChangeValues(new: filter?.value ?? .null, old: .null),
-            ])
+                "filter": FieldChangeValues(new: filter?.value ?? .null, old: from?.value ?? .null),
+            ], undoes: undoes, redoes: redoes)
+    }
+
+    /// What undo keeps of it.
+    public var transition: Transition {
+        Transition(view: ViewTransition(name: name, from: from, to: filter), eventID: id, at: at)
+    }
+
+    /// Its history entry, as the log will give it back.
+    public var historyEvent: HistoryEvent {
+        var entry = HistoryEvent.view(
+            id: id, at: at, by: by, name: name, from: from?.value ?? .null, to: filter?.value ?? .null)
+        (entry.undoes, entry.redoes) = (undoes, redoes)
+        return entry
+    }
+}
+
+extension HistoryEvent {
+    /// The entry of a saved view's change: action `view`, the view's event
+    /// task and name, and one change of `filter` (null: none).
+    public static func view(id: TaskID, at: String, by: String, name: String, from: JSONValue, to: JSONValue) -> HistoryEvent {
+        HistoryEvent(
+            id: id, at: at, by: by, action: .view, taskID: SavedView.eventTask(name), title: name,
+            changes: [FieldChange(field: "filter", from: from, to: to)])
     }
 }

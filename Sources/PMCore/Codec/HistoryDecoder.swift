@@ -79,7 +79,8 @@ extension BoardDecoder {
             case "by": by = try readString(&reader, field: key)
             case "action":
                 let valueStart = reader.index
-                guard let value = HistoryAction(rawValue: try readString(&reader, field: key)) else {
+                // A board file's history (pm 0.1) is of tasks only.
+                guard let value = HistoryAction(rawValue: try readString(&reader, field: key)), value != .view else {
                     throw JSONReader.Failure(offset: valueStart, reason: .field(key))
                 }
                 action = value

@@ -198,9 +198,19 @@ public enum EventProblem: Equatable, Sendable {
     private static func checkView(_ event: Event) -> EventProblem? {
         guard Set(event.fields.keys) == ["name", "filter"], let (name, _) = SavedView.saved(by: event),
             Assignees.isAdmissible(name), event.task == SavedView.eventTask(name),
-            event.fields.values.allSatisfy({ $0.old == .null && $0.conflicts.isEmpty && $0.unknownFields.isEmpty })
+            event.fields.values.allSatisfy({ $0.conflicts.isEmpty && $0.unknownFields.isEmpty }),
+            event.fields["name"]?.old == .null, isViewFilter(event.fields["filter"]?.old)
         else { return .badView }
         return nil
+    }
+
+    /// A view event's replaced filter: none (null), or one pm would keep.
+    private static func isViewFilter(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .null?: return true
+        case .object(let members)?: return ViewFilter(members) != nil
+        default: return false
+        }
     }
 
     /// Whether `text` is a time as pm stores it: `YYYY-MM-DDTHH:MM:SS.fffZ`

@@ -6,6 +6,12 @@ extension HistoryEvent {
     /// migration's baseline, a kind this pm does not know).
     public init?(_ event: Event) {
         guard event.unknownFields[LegacyMigration.baselineKey] == nil else { return nil }
+        if case .other(SavedView.kind) = event.kind {
+            guard let (name, _) = SavedView.saved(by: event), let filter = event.fields["filter"] else { return nil }
+            self = .view(id: event.id, at: event.at, by: event.author, name: name, from: filter.old, to: filter.new)
+            (undoes, redoes) = (event.undoes, event.redoes)
+            return
+        }
         func state(_ value: JSONValue?) -> TaskState? {
             if case .string(let text)? = value { return TaskState(rawValue: text) }
             return nil

@@ -139,7 +139,7 @@ public enum LegacyMigration {
             kind = .moved
             fields["state"] = FieldChangeValues(
                 new: .string((old.to ?? .todo).rawValue), old: .string((old.from ?? .todo).rawValue))
-        case .edited:
+        case .edited, .view:  // (a board file's history has no views: its decoder refuses them)
             kind = .edited
         }
         // Marked: its author is whoever made the change then, not this copy's person.

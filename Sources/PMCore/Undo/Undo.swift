@@ -15,6 +15,8 @@ public struct Transition: Equatable, Sendable {
     /// Shared by the transitions of one command that undo takes back as one
     /// step (an import); nil for a transition that is a step of its own.
     public var batch: TaskID?
+    /// A change to a saved view instead of a task (`from` and `to` are then nil).
+    public var view: ViewTransition?
 
     public init(from: BoardTask?, to: BoardTask?, eventID: TaskID, at: String, batch: TaskID? = nil) {
         self.from = from
@@ -24,13 +26,21 @@ public struct Transition: Equatable, Sendable {
         self.batch = batch
     }
 
-    /// The task this transition is about.
-    public var taskID: TaskID? { to?.id ?? from?.id }
+    /// A change to a saved view.
+    public init(view: ViewTransition, eventID: TaskID, at: String) {
+        self.init(from: nil, to: nil, eventID: eventID, at: at)
+        self.view = view
+    }
+
+    /// The task this transition is about (for a view, its events' task).
+    public var taskID: TaskID? { view.map { SavedView.eventTask($0.name) } ?? to?.id ?? from?.id }
 
     /// Whether the transition is one a change could have made: about one
-    /// task (both sides share its id) and not empty. A state file that says
-    /// otherwise was damaged or crafted.
+    /// task (both sides share its id) and not empty, or about one view,
+    /// saved or deleted. A state file that says otherwise was damaged or
+    /// crafted.
     public var isWellFormed: Bool {
+        if let view { return from == nil && to == nil && (view.from != nil || view.to != nil) && Assignees.isValid(view.name) }
         switch (from, to) {
         case (nil, nil): return false
         case (let a?, let b?): return a.id == b.id
@@ -206,13 +216,18 @@ public struct UndoConflict: Equatable, Sendable {
     public var deleted: Bool
     /// Refused a redo rather than an undo.
     public var redo: Bool
+    /// About a saved view (`title` is its name) rather than a task.
+    public var view: Bool
 
-    public init(title: String, by: String? = nil, at: String? = nil, deleted: Bool = false, redo: Bool = false) {
+    public init(
+        title: String, by: String? = nil, at: String? = nil, deleted: Bool = false, redo: Bool = false, view: Bool = false
+    ) {
         self.title = title
         self.by = by
         self.at = at
         self.deleted = deleted
         self.redo = redo
+        self.view = view
     }
 }
 
@@ -228,6 +243,9 @@ extension Board {
         _ transition: Transition, eventID: TaskID, by user: String, at time: String, redo: Bool = false
     ) throws -> Transition {
         guard transition.isWellFormed, let id = transition.taskID else { throw PMError.nothingToUndo }
+        if let view = transition.view {
+            return try revert(view, of: transition, eventID: eventID, by: user, at: time, redo: redo)
+        }
         let index = tasks.firstIndex { $0.id == id }
         let current = index.map { tasks[$0] }
         let fields = transition.fields
@@ -294,6 +312,7 @@ extension Board {
     /// Whether a transition can be reverted on this board as it is now.
     public func canRevert(_ transition: Transition) -> Bool {
         guard transition.isWellFormed, let id = transition.taskID else { return false }
+        if let view = transition.view { return views[view.name]?.filter == view.to }
         let current = task(id)
         switch (current, transition.to) {
         case (let now?, let after?): return transition.stillHolds(now, as: after)
@@ -357,6 +376,11 @@ extension Board {
     /// The history sentence's event for a transition, without recording it
     /// (for saying what `pm undo --skip` dropped).
     public static func describe(_ transition: Transition, by user: String) -> HistoryEvent {
-        event(from: transition.from, to: transition.to, id: transition.eventID, by: user, at: transition.at)
+        if let view = transition.view {
+            return HistoryEvent.view(
+                id: transition.eventID, at: transition.at, by: user, name: view.name, from: view.from?.value ?? .null,
+                to: view.to?.value ?? .null)
+        }
+        return event(from: transition.from, to: transition.to, id: transition.eventID, by: user, at: transition.at)
     }
 }

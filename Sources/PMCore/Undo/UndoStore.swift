@@ -155,6 +155,20 @@ public struct UndoStore: Sendable {
                 ("to", { w in Self.write(transition.to, into: &w, level: level + 2) }),
             ]
             if let batch = transition.batch { members.insert(("batch", { $0.string(batch.rawValue) }), at: 1) }
+            if let view = transition.view {
+                members.append(
+                    (
+                        "view",
+                        { w in
+                            w.object(
+                                [
+                                    ("from", { $0.value(view.from?.value ?? .null, level: level + 3) }),
+                                    ("name", { $0.string(view.name) }),
+                                    ("to", { $0.value(view.to?.value ?? .null, level: level + 3) }),
+                                ], level: level + 2)
+                        }
+                    ))
+            }
             writer.object(members, level: level + 1)
         }
     }
@@ -219,8 +233,10 @@ public struct UndoStore: Sendable {
             var event: TaskID?
             var at: String?
             var batch: TaskID?
+            var view: ViewTransition?
             try reader.readObject { key, reader in
                 switch key {
+                case "view": view = try readView(&reader)
                 case "batch": batch = try BoardDecoder.readID(&reader, field: key)
                 case "from": from = try reader.readNullIfPresent() ? nil : try Self.readTask(&reader)
                 case "to": to = try reader.readNullIfPresent() ? nil : try Self.readTask(&reader)
@@ -230,13 +246,31 @@ public struct UndoStore: Sendable {
                 }
             }
             guard let event, let at else { throw reader.failure() }
-            let transition = Transition(from: from, to: to, eventID: event, at: at, batch: batch)
+            var transition = Transition(from: from, to: to, eventID: event, at: at, batch: batch)
+            transition.view = view
             // One task on both sides, as a change makes: a crafted file must
             // not make undo write one task's content into another's place.
             guard transition.isWellFormed else { throw reader.failure() }
             result.append(transition)
         }
         return result
+    }
+
+    /// A view transition: its name and its filters (null: no view), each as the board keeps it.
+    private static func readView(_ reader: inout JSONReader) throws -> ViewTransition {
+        guard case .object(let members) = try reader.readValue(), case .string(let name)? = members["name"] else {
+            throw reader.failure()
+        }
+        func filter(_ key: String) throws -> ViewFilter? {
+            switch members[key] {
+            case .null?: return nil
+            case .object(let filter)?:
+                guard let read = ViewFilter(filter) else { throw reader.failure() }
+                return read
+            default: throw reader.failure()
+            }
+        }
+        return ViewTransition(name: name, from: try filter("from"), to: try filter("to"))
     }
 }
 

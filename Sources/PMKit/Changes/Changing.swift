@@ -49,13 +49,15 @@ extension BoardSession {
     ///   (an import); otherwise each is its own undo step.
     public func change<Result>(oneStep: Bool = false, _ body: (inout Board) throws -> Result) throws -> Result {
         try updateWithUndo { board, _ in
-            let known = board.history.appended.count
+            let (known, knownViews) = (board.history.appended.count, board.viewChanges.count)
             let result = try body(&board)
             var transitions = board.history.appended.dropFirst(known).map { event in
                 Transition(
                     from: board.history.original(of: event.taskID), to: board.task(event.taskID), eventID: event.id,
                     at: event.at)
             }
+            // A saved view's change is a step of its own, as a task's is.
+            transitions += board.viewChanges.dropFirst(knownViews).map(\.transition)
             Self.batch(&transitions, if: oneStep)
             return (result, transitions.isEmpty ? nil : .record(transitions))
         }
@@ -80,7 +82,7 @@ extension BoardSession {
         try updateWithUndo { board, state in
             let step = redo ? state.nextRedo : state.nextUndo
             guard !step.isEmpty else { throw redo ? PMError.nothingToRedo : PMError.nothingToUndo }
-            let known = board.history.appended.count
+            let (known, knownViews) = (board.history.appended.count, board.viewChanges.count)
             var made: [Transition] = []
             // The newest change first, as they were made in the other order.
             for last in step.reversed() {
@@ -95,7 +97,8 @@ extension BoardSession {
                 }
             }
             Self.batch(&made, if: true)
-            let events = Array(board.history.appended.dropFirst(known))
+            let events =
+                Array(board.history.appended.dropFirst(known)) + board.viewChanges.dropFirst(knownViews).map(\.historyEvent)
             guard !events.isEmpty else { throw PMError.nothingToUndo }
             return (events, redo ? .redone(made: made) : .undone(made: made))
         }
