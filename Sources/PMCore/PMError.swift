@@ -164,6 +164,8 @@ public enum PMError: Error, Equatable, Sendable {
     case dateOutOfRange(String)
     /// A written date that names no day of the calendar (`Feb 30`).
     case noSuchDate(String)
+    /// A recurring rule (`--every`) pm cannot read; `part` is what it could not.
+    case badRule(String, part: String)
     /// A change that another copy of the board would refuse (RELIABILITY.md:
     /// what pm accepts from its user, every copy accepts): refused here too.
     case changeRefused(EventProblem)

@@ -1,10 +1,10 @@
 import PMCore
 import PMICU
 
-/// A card's checklist progress and labels on one short line, as the list
-/// and the board show them under its title: `✓ 2/5 #bug #ui` (readable
-/// without colour; every character one cell wide; the progress first, so
-/// that a narrow column cuts labels, not it).
+/// A card's recurrence, checklist progress and labels on one short line, as
+/// the list and the board show them under its title: `↻ ✓ 2/5 #bug #ui`
+/// (readable without colour; every character one cell wide; the marks
+/// first, so that a narrow column cuts labels, not them).
 package enum CardMarks {
     package static func line(_ task: BoardTask) -> String { measured(task).text }
 
@@ -16,15 +16,21 @@ package enum CardMarks {
         return (String(decoding: line, as: UTF8.self), width)
     }
 
-    /// Appends the line's bytes to `line` (nothing when the card has no
-    /// checklist and no label), and returns the cells they take when every
+    /// Appends the line's bytes to `line` (nothing when the card does not
+    /// recur and has no checklist and no label), and returns the cells they take when every
     /// label is printable ASCII (nil otherwise: the caller measures it).
     /// A list writes each card's line where it goes, without a String.
     package static func append(_ task: BoardTask, to line: inout [UInt8]) -> Int? {
         let start = line.count
         var cells = 0
+        if task.recur != nil {
+            // "↻": one cell in three bytes.
+            line.append(contentsOf: [0xE2, 0x86, 0xBB])
+            cells -= 2
+        }
         let (done, total) = task.progress
         if total > 0 {
+            if line.count > start { line.append(0x20) }
             // "✓ ": two cells in four bytes (each appended: a literal array is made afresh).
             line.append(0xE2)
             line.append(0x9C)

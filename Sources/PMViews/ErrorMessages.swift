@@ -52,7 +52,7 @@ package enum ErrorMessages {
             .changeRefused:
             return describeInput(error, l, formatLocale: formatLocale)
         case .badLabel, .unknownPriority, .tooMany, .partNotFound, .emptyText, .textTooLong, .unsafeText, .notYourComment,
-            .badViewName, .viewNotFound:
+            .badViewName, .viewNotFound, .badRule:
             return [describeCard(error, l)]
         case .nothingToUndo, .nothingToRedo, .undoConflict:
             return describeUndo(error, l, when: when, reader: reader)
@@ -110,6 +110,7 @@ package enum ErrorMessages {
         case .tooMany(.views, let limit): return l.string(.errorTooManyViews, .number(limit))
         case .badViewName(let name): return l.string(.errorBadViewName, safe(name))
         case .viewNotFound(let name): return l.string(.errorViewNotFound, safe(name))
+        case .badRule(let text, let part): return l.string(.errorBadRule, safe(text), safe(part))
         case .partNotFound(.comments, let text): return l.string(.errorCommentNotFound, safe(text))
         case .partNotFound(_, let text): return l.string(.errorItemNotFound, safe(text))
         case .emptyText(.comments): return l.string(.errorCommentEmpty)

@@ -11,6 +11,7 @@ package enum FieldNames {
         case "due": return localizer.string(.showDue)
         case "state": return localizer.string(.showState)
         case "priority": return localizer.string(.showPriority)
+        case "recur": return localizer.string(.showRecur)
         default:
             if case .item? = CardField(field) { return localizer.string(.showChecklistItem) }
             return TextSafety.escaped(field)
@@ -24,6 +25,10 @@ package enum FieldNames {
         case ("due", .null): return localizer.string(.showNoDue)
         case ("due", .string(let iso)): return CivilDate(iso: iso).map(style.date) ?? TextSafety.escaped(iso)
         case ("priority", .null): return PriorityNames.name(nil, localizer: localizer)
+        case ("recur", .null): return localizer.string(.showRecurNone)
+        case ("recur", .object):
+            guard let series = Series(value: value) else { return "…" }
+            return RecurrenceNames(localizer: localizer, style: style).describe(series.rule)
         case ("priority", .string(let name)) where Priority(rawValue: name) != nil:
             return PriorityNames.name(Priority(rawValue: name), localizer: localizer)
         case (_, .string(let text)): return localizer.quoted(TextSafety.escaped(text))

@@ -43,6 +43,10 @@ struct CardSentences {
             guard !added, !saidMoved else { return nil }
             saidMoved = true
             return view.say(.historyItemMoved, title, context)
+        case .recur:
+            guard let series = Series(value: change.to) else { return view.say(.historyRecurStopped, title) }
+            let rule = RecurrenceNames(localizer: view.localizer, style: view.style).describe(series.rule)
+            return view.say(.historyRecurSet, title, .text(rule))
         case .comment:
             switch (change.from, change.to) {
             case (.null, _): return view.say(.historyCommented, title)

@@ -54,6 +54,7 @@ package struct HistoryView {
             .historyCommented: .historyClauseCommented, .historyCommentEdited: .historyClauseCommentEdited,
             .historyCommentWithdrawn: .historyClauseCommentWithdrawn, .historyViewSaved: .historyClauseViewSaved,
             .historyViewChanged: .historyClauseViewChanged, .historyViewDeleted: .historyClauseViewDeleted,
+            .historyRecurSet: .historyClauseRecurSet, .historyRecurStopped: .historyClauseRecurStopped,
         ]
         return localizer.string(phrases[key] ?? key, arguments: arguments)
     }

@@ -20,12 +20,18 @@ package struct Sentences {
 
     package func added(_ task: BoardTask) -> String { localizer.string(.messageAdded, shown(task.title)) }
 
-    /// A move, or that the task was already there.
+    /// A move, or that the task was already there; and the next occurrence
+    /// a recurring task done made.
     package func moved(_ move: BoardSession.Moved) -> String {
         if move.before.state == move.after.state {
             return localizer.string(.messageAlreadyThere, shown(move.after.title), column(move.after.state))
         }
-        return localizer.string(.messageMoved, shown(move.after.title), column(move.before.state), column(move.after.state))
+        let moved = localizer.string(
+            .messageMoved, shown(move.after.title), column(move.before.state), column(move.after.state))
+        guard let next = move.next, let due = next.due, let series = next.recur else { return moved }
+        let rule = RecurrenceNames(localizer: localizer, style: style).describe(series.rule)
+        return moved + " "
+            + localizer.string(.messageNextOccurrence, shown(next.title), .text(style.dateWithWeekday(due)), .text(rule))
     }
 
     package func deleted(_ task: BoardTask) -> String {
@@ -41,6 +47,14 @@ package struct Sentences {
     /// What an undo or redo did: its history sentence, or for a step of
     /// several tasks (an import) how many it changed.
     package func reverted(_ events: [HistoryEvent], redo: Bool) -> String {
+        // A recurring task's completion: its move, and the next occurrence it made.
+        if events.count == 2, let move = events.first(where: { $0.action == .moved }),
+            let next = events.first(where: { [.added, .removed].contains($0.action) }), next.taskID != move.taskID,
+            next.title == move.title
+        {
+            let change = HistoryView(localizer: localizer, style: style).clause(move)
+            return localizer.string(redo ? .messageRedoneWithNext : .messageUndoneWithNext, .text(localizer.afterColon(change)))
+        }
         guard events.count == 1, let event = events.first else {
             // Said as what was taken back (an import: the adding of its tasks), never as a new action.
             let made = events.map { redo ? $0 : HistoryView.takenBack($0) }

@@ -44,6 +44,9 @@ package struct TaskFields {
         if !task.assignees.isEmpty {
             rows.append((.showAssignees, task.assignees.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
         }
+        if let series = task.recur {
+            rows.append((.showRecur, RecurrenceNames(localizer: l, style: style).describe(series.rule), false))
+        }
         if let priority = task.priority {
             let mark = PriorityNames.mark(priority, localizer: l)
             rows.append((.showPriority, mark + " " + PriorityNames.name(priority, localizer: l), false))

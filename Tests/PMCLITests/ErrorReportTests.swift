@@ -21,7 +21,7 @@ import Testing
             return 1
         case .invalidDate, .emptyTitle, .titleTooLong, .bodyTooLong, .unsafeTitle, .unsafeBody, .badAssignee,
             .tooManyAssignees, .dateOutOfRange, .noSuchDate, .changeRefused, .badLabel, .unknownPriority, .tooMany,
-            .emptyText, .textTooLong, .unsafeText, .badViewName:
+            .emptyText, .textTooLong, .unsafeText, .badViewName, .badRule:
             return 64
         case .boardCorrupt, .logCorrupt, .newerSchema, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog,
             .importRefused, .stateCorrupt:
@@ -54,7 +54,8 @@ import Testing
 
     static func documented(_ error: CLIError) -> Int32 {
         switch error {
-        case .invalidEnvironment, .dueAndNoDue, .nothingToEdit, .invalidLimit, .argumentNotUTF8, .boardNeedsTerminal,
+        case .invalidEnvironment, .dueAndNoDue, .nothingToEdit, .recurNeedsRule, .invalidLimit, .argumentNotUTF8,
+            .boardNeedsTerminal,
             .boardDumbTerminal, .csvDelimiter, .csvHeaders, .importMember, .importMap, .servePort, .serveAddress,
             .serveNeedsInvites, .serveInviteAddress, .serveTLSPair, .serveAnyAddress, .serveInviteSelf, .checkAction,
             .checkArguments, .checkPlace, .commentOptions:
@@ -108,7 +109,7 @@ import Testing
         .emptyText(.comments), .textTooLong(.items, length: 300, limit: 200),
         .textTooLong(.comments, length: 2000, limit: 1000), .unsafeText(.items, "\t"), .unsafeText(.comments, "\u{1B}"),
         .notYourComment(author: "ana"), .changeRefused(.badCardValue(field: "priority")), .badViewName("-v"),
-        .viewNotFound("bugs"), .tooMany(.views, limit: 200), .changeRefused(.badView),
+        .viewNotFound("bugs"), .tooMany(.views, limit: 200), .changeRefused(.badView), .badRule("every x", part: "x"),
     ]
 
     static let sessionErrors: [SessionError] = [
@@ -126,7 +127,8 @@ import Testing
     ]
 
     static let commandErrors: [CLIError] = [
-        .invalidEnvironment("PM_NOW", "soon"), .dueAndNoDue, .nothingToEdit, .invalidLimit(0), .argumentNotUTF8(2),
+        .invalidEnvironment("PM_NOW", "soon"), .dueAndNoDue, .nothingToEdit, .recurNeedsRule, .invalidLimit(0),
+        .argumentNotUTF8(2),
         .outputFailed(full, done: .nothing), .outputFailed(full, done: .changedBoard),
         .outputFailed(full, done: .wroteFile("/out.csv")), .boardNeedsTerminal, .boardDumbTerminal("dumb"),
         .csvDelimiter("|"), .csvHeaders("fr"), .importMember("ana"), .importMap("x"), .servePort(70_000),
@@ -189,7 +191,7 @@ import Testing
     @Test func everyCoreErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.coreErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.coreErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 46, "one sample of each of PMError's cases: \(cases.sorted())")
+        #expect(cases.count == 47, "one sample of each of PMError's cases: \(cases.sorted())")
     }
 
     @Test func everySessionErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
@@ -199,7 +201,7 @@ import Testing
     @Test func everyCommandErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.commandErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.commandErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 25, "one sample of each of CLIError's cases: \(cases.sorted())")
+        #expect(cases.count == 26, "one sample of each of CLIError's cases: \(cases.sorted())")
     }
 
     /// An error pm does not know is a bug, said as one (70), never a trap.

@@ -49,6 +49,8 @@ import Testing
             "task",
             // `pm check`'s actions, typed as is; "place" is French too.
             "undone", "rename", "place", "priority", "action",
+            // iCalendar's name for a recurring rule, typed as is (`FREQ=WEEKLY`); "occurrence" is French too.
+            "rrule", "freq", "weekly", "byday", "mo", "occurrence",
         ]
         return words.subtracting(typed)
     }()

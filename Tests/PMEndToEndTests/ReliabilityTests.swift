@@ -277,6 +277,7 @@ import Testing
             ("task", ["unassign", other, "ana", "--json"]), ("task", ["take", other, "--json"]),
             ("task", ["label", other, "ux", "été", "--json"]), ("task", ["unlabel", other, "ux", "--json"]),
             ("task", ["check", other, "add", "Step", "--json"]), ("task", ["comment", other, "Looks good", "--json"]),
+            ("task", ["recur", other, "every monday", "--json"]), ("task", ["recur", other, "--stop", "--json"]),
             ("task", ["list", "--json", "--to", "ji-woo"]), ("task", ["remind", "--json"]), ("task", ["done", other, "--json"]),
             ("history", ["history", "--json"]), ("history", ["history", "--task", id, "--json"]),
             ("history", ["news", "--json"]),

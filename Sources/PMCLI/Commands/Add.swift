@@ -15,17 +15,20 @@ struct Add: PMCommand {
     @Option(help: ArgumentHelp(help(.helpTo), valueName: "name")) var to: [String] = []
     @Option(help: ArgumentHelp(help(.helpLabel), valueName: "label")) var label: [String] = []
     @Option(help: ArgumentHelp(help(.helpPriority), valueName: "priority")) var priority: String?
+    @Option(help: ArgumentHelp(help(.helpEvery), valueName: "rule")) var every: String?
     @OptionGroup var common: CommonOptions
     @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
         let deadline = try due.map { try context.parseDate($0) }
+        let rule = try every.map { try RecurrenceNames.parse($0, localizer: context.localizer) }
         let added = try context.session.add(
             title: title, body: body, due: deadline, assignees: try to.flatMap { try Assignees.names($0) },
             labels: try label.flatMap { try Labels.names($0) },
-            priority: try priority.flatMap { try PriorityNames.parse($0, localizer: context.localizer) })
+            priority: try priority.flatMap { try PriorityNames.parse($0, localizer: context.localizer) }, recur: rule)
         context.output.line(output.json ? TaskJSON.object(added.task, today: context.environment.today) : added.shortID)
         for line in context.sentences.lookalikes(added.lookalikes) { context.output.errorLine(line) }
         if let due, let deadline { context.sayDayChosen(due, deadline) }
+        if let rule { context.sayRepeats(rule, next: added.task.due) }
     }
 }

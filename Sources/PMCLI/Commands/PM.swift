@@ -18,7 +18,7 @@ public struct PM: ParsableCommand {
             version: version,
             subcommands: [
                 Add.self, List.self, Show.self, Edit.self, Move.self, Delete.self, History.self, Undo.self, Redo.self,
-                Start.self, Done.self, Assign.self, Unassign.self, Take.self, Label.self, Unlabel.self, Check.self,
+                Start.self, Done.self, Assign.self, Unassign.self, Take.self, Label.self, Unlabel.self, Recur.self, Check.self,
                 CommentCommand.self, View.self, News.self, BoardCommand.self, Merge.self, Sync.self,
                 Remote.self, Status.self, Remind.self, Serve.self,
                 Checkpoint.self,

@@ -86,15 +86,17 @@ enum QuickParse {
         return words
     }
 
-    /// `pm add TITLE [--body B] [--due D] [--to NAME]… [--label L]… [--priority P]`
+    /// `pm add TITLE [--body B] [--due D] [--to NAME]… [--label L]… [--priority P] [--every R]`
     private static func add(_ rest: ArraySlice<String>) -> ParsableCommand? {
         guard
             let w = words(
-                rest, 1, options: ["--body", "--due", "--to", "--label", "--priority"], repeatable: ["--to", "--label"])
+                rest, 1, options: ["--body", "--due", "--to", "--label", "--priority", "--every"],
+                repeatable: ["--to", "--label"])
         else { return nil }
         var command = Add()
         (command.title, command.body, command.due) = (w.positionals[0], w.value("--body") ?? "", w.value("--due"))
         (command.to, command.label, command.priority) = (w.values["--to"] ?? [], w.values["--label"] ?? [], w.value("--priority"))
+        command.every = w.value("--every")
         (command.common, command.output) = (w.common, w.json)
         return command
     }

@@ -42,6 +42,7 @@ enum ErrorReport {
             return ([l.string(.errorInvalidEnvironment, .text(name), .text(TextSafety.escaped(value)))], .usage)
         case .dueAndNoDue: return ([l.string(.errorDueAndNoDue)], .usage)
         case .nothingToEdit: return ([l.string(.errorNothingToEdit)], .usage)
+        case .recurNeedsRule: return ([l.string(.errorRecurNeedsRule)], .usage)
         case .invalidLimit(let value): return ([l.string(.errorInvalidLimit, .number(value))], .usage)
         case .argumentNotUTF8(let position): return ([l.string(.errorArgumentNotUTF8, .number(position))], .usage)
         case .boardNeedsTerminal: return ([l.string(.errorBoardNeedsTerminal)], .usage)
@@ -104,7 +105,7 @@ enum ErrorReport {
             return .usage
         case .badLabel, .unknownPriority, .tooMany, .emptyText, .textTooLong, .unsafeText: return .usage
         case .partNotFound, .notYourComment, .viewNotFound: return .refused
-        case .badViewName: return .usage
+        case .badViewName, .badRule: return .usage
         case .nothingToUndo, .nothingToRedo, .undoConflict: return .refused
         case .boardCorrupt, .logCorrupt, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog, .newerSchema,
             .stateCorrupt, .importRefused:

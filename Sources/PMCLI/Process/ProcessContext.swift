@@ -135,6 +135,8 @@ enum CLIError: Error {
     case dueAndNoDue
     /// `pm edit` with nothing to change.
     case nothingToEdit
+    /// `pm recur` with neither a rule nor `--stop`, or with both.
+    case recurNeedsRule
     /// `--limit` below 1.
     case invalidLimit(Int)
     /// A command-line argument (1-based) is not valid UTF-8.

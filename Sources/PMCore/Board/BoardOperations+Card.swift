@@ -16,6 +16,8 @@ public enum CardChange: Sendable, Equatable {
     case addComment(text: String)
     /// A new text, or nil to withdraw it.
     case editComment(String, text: String?)
+    /// A recurring deadline's rule and series, or nil to end it (``Board/setRecurrence(_:_:eventID:by:at:)``).
+    case recur(Series?)
 }
 
 extension Board {
@@ -66,6 +68,9 @@ extension Board {
         case .priority(let priority):
             task.priority = priority
             task.conflicts["priority"] = nil
+        case .recur(let series):
+            task.recur = series
+            task.conflicts[CardField.recur.name] = nil
         case .addItem(let text, let before, let done):
             guard task.allItems.count < ChecklistItem.cardLimit else {
                 throw PMError.tooMany(.items, limit: ChecklistItem.cardLimit)

@@ -7,7 +7,7 @@ extension Board {
     @discardableResult
     public mutating func add(
         title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
-        priority: Priority? = nil, id: TaskID, eventID: TaskID, by user: String, at time: String
+        priority: Priority? = nil, recur: Recurrence? = nil, id: TaskID, eventID: TaskID, by user: String, at time: String
     ) throws -> BoardTask {
         var task = BoardTask(
             id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
@@ -21,6 +21,8 @@ extension Board {
             if task.labels.count > Labels.taskLimit { throw PMError.tooMany(.labels, limit: Labels.taskLimit) }
         }
         task.priority = priority
+        // A series starts with its first card, from its deadline.
+        task.recur = recur.map { Series(rule: $0, series: id, start: due ?? .first) }
         tasks.append(task)
         // The task did not exist before: an add never scans the board.
         history.append(

@@ -9,6 +9,7 @@ extension BoardTask {
         case .priority: return priority.map { .string($0.rawValue) } ?? .null
         case .item(let id, let part): return allItems.first { $0.id == id }?.value(part) ?? .null
         case .comment(let id): return allComments.first { $0.id == id }?.value ?? .null
+        case .recur: return recur?.value ?? .null
         }
     }
 
@@ -30,6 +31,12 @@ extension BoardTask {
             }
         case .item(let id, let part): setItem(id, part, to: value)
         case .comment(let id): setComment(id, to: value)
+        case .recur:
+            if value == .null {
+                recur = nil
+            } else if let series = Series(value: value) {
+                recur = series
+            }
         }
     }
 
@@ -73,6 +80,7 @@ extension BoardTask {
     var cardFields: [CardField] {
         var fields: [CardField] = labels.map(CardField.label)
         if priority != nil { fields.append(.priority) }
+        if recur != nil { fields.append(.recur) }
         for item in allItems {
             for part in CardField.ItemPart.allCases where item.value(part) != .null && item.value(part) != .bool(false) {
                 fields.append(.item(item.id, part))

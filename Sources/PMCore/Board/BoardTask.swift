@@ -39,6 +39,7 @@ public struct BoardTask: Equatable, Sendable {
         var checklist: [ChecklistItem] = []
         /// Every comment, withdrawn ones too, oldest first.
         var comments: [Comment] = []
+        var recur: Series?
     }
 
     public var title: String {
@@ -82,6 +83,11 @@ public struct BoardTask: Equatable, Sendable {
     public var priority: Priority? {
         get { box.shown.priority }
         set { change { $0.priority = newValue } }
+    }
+    /// Its recurring deadline; nil when it does not recur.
+    public var recur: Series? {
+        get { box.shown.recur }
+        set { change { $0.recur = newValue } }
     }
     /// Its checklist as kept, removed items too, in the order shown.
     public var allItems: [ChecklistItem] {

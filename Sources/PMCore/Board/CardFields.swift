@@ -19,6 +19,8 @@ public enum CardField: Equatable, Sendable {
     case priority
     case item(String, ItemPart)
     case comment(String)
+    /// Its recurring deadline's rule (``Series``).
+    case recur
 
     /// A part of a checklist item.
     public enum ItemPart: String, CaseIterable, Sendable {
@@ -50,6 +52,9 @@ public enum CardField: Equatable, Sendable {
                 let part = ItemPart(rawValue: String(Substring(tail.dropFirst())))
             else { return nil }
             self = .item(String(id), part)
+        case UInt8(ascii: "r"):
+            guard name == "recur" else { return nil }
+            self = .recur
         case UInt8(ascii: "c"):
             guard utf8.starts(with: "comment/".utf8) else { return nil }
             let id = name.dropFirst(8)
@@ -68,6 +73,7 @@ public enum CardField: Equatable, Sendable {
         case .priority: return "priority"
         case .item(let id, let part): return "item/\(id)/\(part.rawValue)"
         case .comment(let id): return "comment/\(id)"
+        case .recur: return "recur"
         }
     }
 
@@ -87,7 +93,7 @@ public enum CardField: Equatable, Sendable {
         switch self {
         case .assignee, .label, .item(_, .done), .item(_, .removed): return .anyTrue
         case .item(_, .position), .comment: return .latest
-        case .priority, .item(_, .text): return .usual
+        case .priority, .item(_, .text), .recur: return .usual
         }
     }
 }

@@ -6,7 +6,7 @@ extension BoardEncoder {
     /// in `--json` always, elsewhere only those that hold something.
     typealias CardKeys = (
         early: [(String, (inout JSONWriter) -> Void)], labels: ((inout JSONWriter) -> Void)?,
-        priority: ((inout JSONWriter) -> Void)?
+        priority: ((inout JSONWriter) -> Void)?, recur: ((inout JSONWriter) -> Void)?
     )
 
     static func cardKeys(of task: BoardTask, output: Bool, level: Int) -> CardKeys {
@@ -21,10 +21,12 @@ extension BoardEncoder {
         }
         let labels = task.labels
         let priority = task.priority
+        let recur = task.recur
         return (
             early, output || !labels.isEmpty ? { writeNames(labels, into: &$0) } : nil,
             output || priority != nil
-                ? { writer in if let priority { writer.string(priority.rawValue) } else { writer.raw("null") } } : nil
+                ? { writer in if let priority { writer.string(priority.rawValue) } else { writer.raw("null") } } : nil,
+            output || recur != nil ? { writer in writer.value(recur?.value ?? .null, level: level + 1) } : nil
         )
     }
 

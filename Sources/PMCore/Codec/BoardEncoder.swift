@@ -147,6 +147,7 @@ public enum BoardEncoder {
         fields += card.early
         if let labels = card.labels { fields.append(("labels", labels)) }
         if let priority = card.priority { fields.append(("priority", priority)) }
+        if let recur = card.recur { fields.append(("recur", recur)) }
         if !task.conflicts.isEmpty {
             let conflicts = JSONValue.object(task.conflicts.mapValues { .array($0) })
             fields.append(("conflicts", { $0.value(conflicts, level: level + 1) }))
@@ -214,6 +215,7 @@ public enum BoardEncoder {
             writer.bytes.append(contentsOf: separator)
         }
         if let priority = card.priority { writeKeys([("priority", priority)], level: level, into: &writer) }
+        if let recur = card.recur { writeKeys([("recur", recur)], level: level, into: &writer) }
         key("state")
         writer.string(task.state.rawValue)
         writer.bytes.append(contentsOf: separator)

@@ -6,8 +6,10 @@ struct CardRead {
     var priority: Priority?
     var checklist: [ChecklistItem] = []
     var comments: [Comment] = []
+    var recur: Series?
 
-    /// Reads the key numbered `known` (12 labels, 13 priority, 14 checklist, 15 comments).
+    /// Reads the key numbered `known` (12 labels, 13 priority, 14 checklist,
+    /// 15 comments, 16 recurring deadline).
     mutating func read(_ known: Int, _ reader: inout JSONReader, field: String) throws {
         let start = reader.index
         let fail = JSONReader.Failure(offset: start, reason: .field(field))
@@ -34,6 +36,8 @@ struct CardRead {
         case (12, _): labels = try BoardDecoder.names(in: value) ?? { throw fail }()
         case (13, .null): priority = nil
         case (13, .string(let name)): priority = try Priority(rawValue: name) ?? { throw fail }()
+        case (16, .null): recur = nil
+        case (16, _): recur = try Series(value: value) ?? { throw fail }()
         default: throw fail
         }
     }

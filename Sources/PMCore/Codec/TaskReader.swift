@@ -6,7 +6,7 @@ extension BoardDecoder {
     /// A task's keys, in the order ``readTask(_:)`` numbers them.
     fileprivate static let taskKeys = KnownKeys([
         "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored", "heads", "live",
-        "assignees", "labels", "priority", "checklist", "comments",
+        "assignees", "labels", "priority", "checklist", "comments", "recur",
     ])
 
     /// - Parameter lazy: the bytes the reader reads, to keep the heads and
@@ -61,7 +61,8 @@ extension BoardDecoder {
             fields: BoardTask.Fields(
                 title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt ?? createdAt,
                 unknownFields: unknown, conflicts: conflicts, restored: restored, assignees: assignees,
-                labels: card.labels, priority: card.priority, checklist: card.checklist, comments: card.comments))
+                labels: card.labels, priority: card.priority, checklist: card.checklist, comments: card.comments,
+                recur: card.recur))
         if let lazy, let bodyAt { task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt)) }
         try attachHeads(to: &task, lazy: lazy, headsStart: headsStart, live: live, liveRange: liveRange)
         return task

@@ -314,7 +314,14 @@ public enum ImportRules {
     /// the same ids, so it adds nothing the second time. A name-based UUID
     /// (version 8, from SHA-256).
     public static func taskID(board: TaskID, source: ImportSource, sourceID: String) -> TaskID {
-        let name = Array("pm-import\u{0}\(board.rawValue)\u{0}\(source.rawValue)\u{0}\(sourceID)".utf8)
+        TaskID.named(Array("pm-import\u{0}\(board.rawValue)\u{0}\(source.rawValue)\u{0}\(sourceID)".utf8))
+    }
+}
+
+extension TaskID {
+    /// A name-based UUID (version 8, from SHA-256 of `name`): the same name
+    /// gives the same id on every copy.
+    public static func named(_ name: [UInt8]) -> TaskID {
         let digest = Signing.sha256(name)
         var high: UInt64 = 0
         var low: UInt64 = 0

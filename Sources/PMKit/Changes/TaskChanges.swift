@@ -33,17 +33,20 @@ extension BoardSession {
     }
 
     /// Adds a task to TODO.
+    /// - Parameter recur: its deadline recurs by this rule; without a
+    ///   deadline, the rule's first date from today on is its deadline.
     public func add(
         title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
-        priority: Priority? = nil
+        priority: Priority? = nil, recur: Recurrence? = nil
     ) throws -> Added {
         let env = environment
         let id = env.makeID()
+        let due = due ?? recur.flatMap { Self.firstDate(of: $0, today: env.today) }
         return try change { board in
             let lookalikes = Self.lookalikes(of: assignees, on: board)
             let task = try board.add(
-                title: title, body: body, due: due, assignees: assignees, labels: labels, priority: priority, id: id,
-                eventID: env.makeID(), by: env.user, at: now)
+                title: title, body: body, due: due, assignees: assignees, labels: labels, priority: priority,
+                recur: recur, id: id, eventID: env.makeID(), by: env.user, at: now)
             return Added(task: task, shortID: TaskLookup.shortID(of: task.id, among: board.tasks), lookalikes: lookalikes)
         }
     }
@@ -67,19 +70,46 @@ extension BoardSession {
         return Edited(task: task, made: board.history.appended.count > known ? board.history.appended.last : nil)
     }
 
-    /// What a move did: the task before and after (the same column: it was already there).
+    /// What a move did: the task before and after (the same column: it was
+    /// already there), and the next occurrence a recurring task done made.
     public struct Moved: Sendable {
         public var before: BoardTask
         public var after: BoardTask
+        public var next: BoardTask?
     }
 
-    /// Moves a task to `target`.
+    /// Moves a task to `target`. A recurring task done makes its next
+    /// occurrence, in the same undo step.
     public func move(_ ref: TaskRef, to target: TaskState) throws -> Moved {
         let env = environment
-        return try change { board in
+        return try change(oneStep: true) { board in
             let (before, after) = try board.move(
                 try ref.find(in: board), to: target, eventID: env.makeID(), by: env.user, at: now)
-            return Moved(before: before, after: after)
+            var next: BoardTask?
+            if after.state == .done, before.state != .done || before.conflicts["state"] != nil {
+                next = board.makeNextOccurrence(after: after.id, today: env.today, eventID: env.makeID(), by: env.user, at: now)
+            }
+            return Moved(before: before, after: after, next: next)
+        }
+    }
+
+    /// A rule's first date from `today` on: the deadline of a series begun today.
+    static func firstDate(of rule: Recurrence, today: CivilDate) -> CivilDate? {
+        rule.occurrence(after: today.adding(days: -1) ?? today, start: today)
+    }
+
+    /// Sets (or with nil ends) a task's recurring deadline; a task with no
+    /// deadline gets the rule's first date from today on (one undo step).
+    public func setRecurrence(_ ref: TaskRef, _ rule: Recurrence?) throws -> Edited {
+        let env = environment
+        return try change(oneStep: true) { board in
+            let id = try ref.find(in: board)
+            let known = board.history.appended.count
+            if let rule, board.task(id)?.due == nil, let due = Self.firstDate(of: rule, today: env.today) {
+                try board.edit(id, Board.Edit(due: .some(due)), eventID: env.makeID(), by: env.user, at: now)
+            }
+            let (_, after) = try board.setRecurrence(id, rule, eventID: env.makeID(), by: env.user, at: now)
+            return Edited(task: after, made: board.history.appended.count > known ? board.history.appended.last : nil)
         }
     }
 

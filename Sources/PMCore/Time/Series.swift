@@ -1,0 +1,59 @@
+/// A recurring card's place in its series (issue 48): the rule its
+/// deadlines follow, the series it belongs to, and the day the rule's dates
+/// count from. A card holds it in one log field, `recur`, by the usual rule;
+/// null (none) ends the series.
+///
+/// When an occurrence is done, the next one is made with an id derived from
+/// the series and the occurrence done (``nextID(after:)``), never drawn at
+/// random: two people completing the same occurrence on two machines, even
+/// on different days, make one next card, which sync folds into one (a
+/// creation of a card that exists adds its values, as an import made twice
+/// does).
+public struct Series: Hashable, Sendable {
+    public var rule: Recurrence
+    /// The id of the series' first card.
+    public var series: TaskID
+    /// The day the rule's dates count from (its interval, its weekday when
+    /// the rule names none): the deadline the rule was set on.
+    public var start: CivilDate
+
+    public init(rule: Recurrence, series: TaskID, start: CivilDate) {
+        self.rule = rule
+        self.series = series
+        self.start = start
+    }
+
+    /// The log's and the board file's value: `{"rule", "series", "start"}`.
+    public var value: JSONValue {
+        .object(["rule": .string(rule.rrule), "series": .string(series.rawValue), "start": .string(start.description)])
+    }
+
+    /// The series a value holds; nil for anything pm would not write
+    /// itself (another key, a rule not in the form ``Recurrence/rrule``
+    /// writes, a day outside the years a board holds), so that every copy
+    /// reads the same bytes the same way.
+    public init?(value: JSONValue) {
+        guard case .object(let members) = value, members.count == 3, case .string(let text)? = members["rule"],
+            text.utf8.count <= 100, let rule = Recurrence(rrule: text), rule.rrule == text,
+            case .string(let series)? = members["series"], let id = TaskID(series), id.rawValue == series,
+            case .string(let day)? = members["start"], let start = CivilDate(iso: day), start.description == day
+        else { return nil }
+        self.init(rule: rule, series: id, start: start)
+    }
+
+    /// The next occurrence's deadline once the one due `due` is done on
+    /// `today`: the rule's first date after it — or, done late, its first
+    /// date from today on, so that periods missed make one card, not one
+    /// each. Nil when the calendar ends first.
+    public func next(after due: CivilDate?, today: CivilDate) -> CivilDate? {
+        let yesterday = today.adding(days: -1) ?? today
+        return rule.occurrence(after: max(due ?? yesterday, yesterday), start: start)
+    }
+
+    /// The id of the occurrence that follows `task` in this series: a
+    /// name-based UUID (``TaskID/named(_:)``) of the series and the
+    /// occurrence, the same on every copy.
+    public func nextID(after task: TaskID) -> TaskID {
+        TaskID.named(Array("pm-series\u{0}\(series.rawValue)\u{0}\(task.rawValue)".utf8))
+    }
+}
