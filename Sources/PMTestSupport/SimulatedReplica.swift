@@ -140,13 +140,77 @@ public struct SimulatedReplica: Sendable {
         change { board, event, user, time in _ = try? board.delete(id, eventID: event, by: user, at: time) }
     }
 
-    /// Undoes this copy's newest change when its fields still hold what it
-    /// wrote (as `pm undo` does); nil when refused or there is none.
+    /// Undoes this copy's newest step when its fields still hold what it
+    /// wrote (as `pm undo` does: a step of several changes whole or not at
+    /// all); nil when refused or there is none.
     @discardableResult
-    public mutating func undo() -> Event? {
-        guard let transition = undoable.popLast() else { return nil }
-        return change { board, event, user, time in
-            _ = try? board.revert(transition, eventID: event, by: user, at: time)
+    public mutating func undo() -> Event? { undoStep().last }
+
+    /// Undoes this copy's newest step, as ``undo()``; every event it wrote.
+    @discardableResult
+    public mutating func undoStep() -> [Event] {
+        guard let last = undoable.last else { return [] }
+        let count = last.batch.map { batch in undoable.reversed().prefix { $0.batch == batch }.count } ?? 1
+        let step = Array(undoable.suffix(count))
+        undoable.removeLast(count)
+        if step.count == 1, step[0].view != nil || step[0].batch == nil {
+            let made = change { board, event, user, time in _ = try? board.revert(step[0], eventID: event, by: user, at: time) }
+            return made.map { [$0] } ?? []
+        }
+        return changeStep { board, makeID, user, time in
+            var copy = board
+            for transition in step.reversed() { _ = try copy.revert(transition, eventID: makeID(), by: user, at: time) }
+            board = copy
+        }
+    }
+
+    /// Runs a use case that may write several events (a recurring task
+    /// done and its next occurrence) on the current fold, each with the next
+    /// tick of this copy's clock, as one undo step; none when it threw or
+    /// changed nothing.
+    @discardableResult
+    public mutating func changeStep(_ use: (inout Board, () -> TaskID, String, String) throws -> Void) -> [Event] {
+        wall += 1_000
+        var board = Board(id: TaskID("00c0ffee-0000-4000-8000-00000000b0a4")!)
+        let folded = FoldedTasks.fold(FoldedTasks.inMergeOrder(events))
+        board.tasks = folded.ordered
+        board.log = LogPosition(events: 0, length: 0, newest: nil, replicas: folded.ledger)
+        let time = Self.iso(wall)
+        var ids: [TaskID] = []
+        for _ in 0..<8 { ids.append(makeID()) }
+        var next = 0
+        let makeID = { () -> TaskID in
+            defer { next += 1 }
+            return ids[min(next, ids.count - 1)]
+        }
+        guard (try? use(&board, makeID, author, time)) != nil else { return [] }
+        var made: [Event] = []
+        var transitions: [Transition] = []
+        var clock = events.map(\.clock).max()
+        for entry in board.history.appended {
+            clock = HybridClock.tick(after: clock, now: wall)
+            let before = board.history.original(of: entry.taskID)
+            var event = Event(change: entry, before: before, after: board.task(entry.taskID), replica: replica, clock: clock!)
+            if let signer { event = signer.seal(event) }
+            made.append(event)
+            transitions.append(Transition(from: before, to: board.task(entry.taskID), eventID: event.id, at: time))
+        }
+        if transitions.count > 1, let batch = made.last?.id {
+            for index in transitions.indices { transitions[index].batch = batch }
+        }
+        events += made
+        undoable += transitions
+        return made
+    }
+
+    /// Moves a task to DONE as `pm done` does: a recurring one makes its
+    /// next occurrence, `today` being this copy's day.
+    @discardableResult
+    public mutating func complete(_ id: TaskID, today: CivilDate) -> [Event] {
+        changeStep { board, makeID, user, time in
+            let (before, after) = try board.move(id, to: .done, eventID: makeID(), by: user, at: time)
+            guard before.state != after.state || before.conflicts["state"] != nil else { return }
+            board.makeNextOccurrence(after: id, today: today, eventID: makeID(), by: user, at: time)
         }
     }
 

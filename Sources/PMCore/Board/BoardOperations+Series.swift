@@ -19,8 +19,9 @@ extension Board {
     /// Makes the occurrence that follows task `id`, which was just done,
     /// when it recurs: in TODO, with the next deadline (``Series/next(after:today:)``),
     /// the title, body, assignees, labels, priority and checklist (unticked)
-    /// of the one done, and no comments. Its id is derived from the series
-    /// and the one done, so it is made once however many copies do this.
+    /// of the one done, and no comments. Its id is derived from the one
+    /// done (``Series/nextID(after:)``), so it is made once however many
+    /// copies do this.
     /// - Returns: the occurrence made; nil when the task does not recur, is
     ///   not done, its next occurrence exists already, or the calendar ends.
     @discardableResult
@@ -28,7 +29,7 @@ extension Board {
         after id: TaskID, today: CivilDate, eventID: TaskID, by user: String, at time: String
     ) -> BoardTask? {
         guard let done = task(id), done.state == .done, let series = done.recur else { return nil }
-        let nextID = series.nextID(after: id)
+        let nextID = Series.nextID(after: id)
         guard task(nextID) == nil, let due = series.next(after: done.due, today: today) else { return nil }
         var next = BoardTask(id: nextID, title: done.title, body: done.body, due: due, createdAt: time, updatedAt: time)
         next.assignees = done.assignees

@@ -4,8 +4,7 @@
 /// null (none) ends the series.
 ///
 /// When an occurrence is done, the next one is made with an id derived from
-/// the series and the occurrence done (``nextID(after:)``), never drawn at
-/// random: two people completing the same occurrence on two machines, even
+/// the occurrence done (``nextID(after:)``), never drawn at random: two people completing the same occurrence on two machines, even
 /// on different days, make one next card, which sync folds into one (a
 /// creation of a card that exists adds its values, as an import made twice
 /// does).
@@ -50,10 +49,12 @@ public struct Series: Hashable, Sendable {
         return rule.occurrence(after: max(due ?? yesterday, yesterday), start: start)
     }
 
-    /// The id of the occurrence that follows `task` in this series: a
-    /// name-based UUID (``TaskID/named(_:)``) of the series and the
-    /// occurrence, the same on every copy.
-    public func nextID(after task: TaskID) -> TaskID {
-        TaskID.named(Array("pm-series\u{0}\(series.rawValue)\u{0}\(task.rawValue)".utf8))
+    /// The id of the occurrence that follows `task`: a name-based UUID
+    /// (``TaskID/named(_:)``) of the task done, the same on every copy and
+    /// whatever the rule or series became since — a task done, reopened and
+    /// done again, even after its rule was stopped and set anew, has one
+    /// next occurrence.
+    public static func nextID(after task: TaskID) -> TaskID {
+        TaskID.named(Array("pm-next-occurrence\u{0}\(task.rawValue)".utf8))
     }
 }
