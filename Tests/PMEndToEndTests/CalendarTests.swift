@@ -149,3 +149,67 @@ import Testing
         #expect(!(try event("Plain")).contains { $0.hasPrefix("PRIORITY") || $0.hasPrefix("CATEGORIES") })
     }
 }
+
+/// A recurring series in the calendar (issue 48): one event with an RRULE,
+/// whatever number of occurrences were done, which Python's icalendar reads
+/// and dateutil's rrule expands to the very dates pm gives.
+@Suite struct RecurringCalendarTests {
+    @Test(arguments: ["FREQ=WEEKLY;BYDAY=MO,TH", "FREQ=MONTHLY;BYDAY=-1FR", "FREQ=MONTHLY;BYMONTHDAY=31", "FREQ=YEARLY"])
+    func aSeriesIsOneEventThatACalendarExpandsAsPMDoes(rule: String) throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "Standup", "--every", rule, "--due", "2026-11-30"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try pm.run(["add", "Plain", "--due", "2026-12-03"])
+        // Two occurrences done: the series moves on, and stays one event.
+        var open = id
+        var dates: [String] = []
+        for _ in 0..<2 {
+            #expect(try pm.run(["done", open]).status == 0)
+            let list = try pm.run(["list", "--json"]).stdout
+            let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])
+            let next = try #require(tasks.first { $0["title"] as? String == "Standup" && $0["state"] as? String == "todo" })
+            open = try #require(next["id"] as? String)
+            dates.append(try #require(next["due"] as? String))
+        }
+        let file = pm.home.file("board.ics")
+        #expect(try pm.run(["export", "ics", "--output", file]).status == 0)
+        // pm's own next dates, done one after another from the open occurrence.
+        for _ in 0..<6 {
+            #expect(try pm.run(["done", open]).status == 0)
+            let list = try pm.run(["list", "--json"]).stdout
+            let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])
+            let next = try #require(tasks.first { $0["title"] as? String == "Standup" && $0["state"] as? String == "todo" })
+            open = try #require(next["id"] as? String)
+            dates.append(try #require(next["due"] as? String))
+        }
+        let script = """
+            import sys, icalendar
+            from dateutil.rrule import rrulestr
+            cal = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+            events = [e for e in cal.walk("VEVENT") if str(e["SUMMARY"]) == "Standup"]
+            assert len(events) == 1, len(events)
+            e = events[0]
+            assert str(e.get("STATUS")) == "CONFIRMED"
+            start = e.decoded("DTSTART")
+            rule = e["RRULE"].to_ical().decode()
+            import datetime
+            it = iter(rrulestr(rule, dtstart=datetime.datetime.combine(start, datetime.time())))
+            print(" ".join(next(it).date().isoformat() for _ in range(7)))
+            print(len([c for c in cal.walk("VEVENT")]))
+            """
+        let (status, text) = try runPython(script, [file], needs: ["icalendar", "dateutil"])
+        #expect(status == 0, "\(text)")
+        let lines = text.split(separator: "\n").map(String.init)
+        // The calendar's dates from the open occurrence are pm's, done one by one.
+        #expect(lines.first == dates.suffix(7).joined(separator: " "), "\(rule): \(text) vs \(dates)")
+        #expect(lines.last == "2", "one event for the series, one for the plain task: \(text)")
+        // Stopped, the series is withdrawn (its UID cancelled) and the open task is an event of its own.
+        #expect(try pm.run(["recur", open, "--stop"]).status == 0)
+        let stopped = try pm.run(["export", "ics"]).stdout.replacing("\r\n ", with: "")
+        let events = stopped.split(separator: "BEGIN:VEVENT").dropFirst().map { String($0) }
+        let series = try #require(events.first { $0.contains("UID:" + id) })
+        #expect(series.contains("STATUS:CANCELLED") && !series.contains("RRULE"), "\(series)")
+        let single = try #require(events.first { $0.contains("UID:" + open) })
+        #expect(single.contains("STATUS:CONFIRMED") && !single.contains("RRULE"), "\(single)")
+    }
+}

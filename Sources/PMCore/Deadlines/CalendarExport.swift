@@ -69,43 +69,104 @@ public enum CalendarExport {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pm//pm kanban board//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
         ]
-        let onBoard = tasks.map { ($0, false) }
-        let deleted = revisions.deleted.filter { task in !tasks.contains { $0.id == task.id } }.map { ($0, true) }
-        for (task, isDeleted) in onBoard + deleted {
-            guard let due = task.due else { continue }
-            let cancelled = isDeleted || task.state == .done
-            lines += [
-                "BEGIN:VEVENT",
-                "UID:" + task.id.rawValue,
-                "DTSTAMP:" + basic(now),
-                "LAST-MODIFIED:" + basic(task.updatedAt),
-                "SEQUENCE:" + String(revisions.sequence[task.id] ?? 0),
-                "STATUS:" + (cancelled ? "CANCELLED" : "CONFIRMED"),
-                "DTSTART;VALUE=DATE:" + compact(due),
-                // 9999-12-31 has no next day to end on: a one-day duration says the same.
-                due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
-                "SUMMARY:" + escape(task.title),
-            ]
-            // Labels as the calendar's categories, each escaped; the priority on RFC 5545's scale (1 highest).
-            if !task.labels.isEmpty { lines.append("CATEGORIES:" + task.labels.map(escape).joined(separator: ",")) }
-            if let priority = task.priority { lines.append("PRIORITY:" + String(icsPriority(priority))) }
-            var description = task.body
-            if !task.assignees.isEmpty {
-                let names = assigneesText(task.assignees.joined(separator: ", "))
-                description = description.isEmpty ? names : description + "\n\n" + names
-            }
-            if !description.isEmpty { lines.append("DESCRIPTION:" + escape(description)) }
-            if due >= today && !cancelled {
-                // DTSTART is a floating date: local midnight wherever the calendar is.
-                lines += [
-                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + escape(alarmText(task.title)),
-                    "TRIGGER;RELATED=START:" + duration(schedule.minutesIntoDay), "END:VALARM",
-                ]
-            }
-            lines.append("END:VEVENT")
+        func render(_ entry: Entry) -> [String] {
+            vevent(entry, today: today, now: now, schedule: schedule, alarmText: alarmText, assigneesText: assigneesText)
+        }
+        let (series, taken) = seriesEntries(tasks, revisions: revisions)
+        for task in tasks where !taken.contains(task.id) {
+            lines += render(
+                Entry(task: task, uid: task.id, sequence: revisions.sequence[task.id] ?? 0, cancelled: task.state == .done))
+        }
+        lines += series.flatMap(render)
+        for task in revisions.deleted where !tasks.contains(where: { $0.id == task.id }) && !taken.contains(task.id) {
+            lines += render(Entry(task: task, uid: task.id, sequence: revisions.sequence[task.id] ?? 0, cancelled: true))
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined()
+    }
+
+    /// One event of the calendar: a task, or a series by its open occurrence.
+    struct Entry {
+        var task: BoardTask
+        var uid: TaskID
+        var sequence: Int
+        var cancelled: Bool
+        /// The series' rule, for a series' event.
+        var rule: Recurrence? = nil
+    }
+
+    /// One event per recurring series, not one per occurrence (a calendar
+    /// expands the rule): its UID the series' id, its start the deadline of
+    /// its open occurrence (the earliest, when several are open), its
+    /// SEQUENCE the count of every change to the series' tasks, so that it
+    /// moves on as occurrences are done. A series with none open (stopped, or
+    /// every occurrence done) is cancelled. The occurrences done are the
+    /// series' past: no event of their own.
+    /// - Returns: the series' events, and the tasks they stand for (which
+    ///   have no event of their own).
+    static func seriesEntries(_ tasks: [BoardTask], revisions: Revisions) -> ([Entry], Set<TaskID>) {
+        var members: [TaskID: [BoardTask]] = [:]
+        for task in tasks { if let series = task.recur?.series { members[series, default: []].append(task) } }
+        var entries: [Entry] = []
+        var taken = Set(members.keys)
+        for (series, group) in members.sorted(by: { $0.key < $1.key }) {
+            let sequence = group.reduce(0) { $0 + (revisions.sequence[$1.id] ?? 0) }
+            let open = group.filter { $0.state != .done && $0.due != nil }.sorted {
+                ($0.due ?? .first, $0.id) < ($1.due ?? .first, $1.id)
+            }
+            let done = group.filter { $0.state == .done && $0.due != nil }.sorted {
+                ($0.due ?? .first, $0.id) < ($1.due ?? .first, $1.id)
+            }
+            if let first = open.first, let rule = first.recur?.rule {
+                entries.append(Entry(task: first, uid: series, sequence: sequence, cancelled: false, rule: rule))
+                taken.insert(first.id)
+            } else if let last = done.last {
+                entries.append(Entry(task: last, uid: series, sequence: sequence, cancelled: true))
+            }
+            for task in done { taken.insert(task.id) }
+        }
+        return (entries, taken)
+    }
+
+    /// An event's lines.
+    static func vevent(
+        _ entry: Entry, today: CivilDate, now: String, schedule: ReminderSchedule, alarmText: (String) -> String,
+        assigneesText: (String) -> String
+    ) -> [String] {
+        let task = entry.task
+        guard let due = task.due else { return [] }
+        var lines = [
+            "BEGIN:VEVENT",
+            "UID:" + entry.uid.rawValue,
+            "DTSTAMP:" + basic(now),
+            "LAST-MODIFIED:" + basic(task.updatedAt),
+            "SEQUENCE:" + String(entry.sequence),
+            "STATUS:" + (entry.cancelled ? "CANCELLED" : "CONFIRMED"),
+            "DTSTART;VALUE=DATE:" + compact(due),
+            // 9999-12-31 has no next day to end on: a one-day duration says the same.
+            due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
+        ]
+        if let rule = entry.rule { lines.append("RRULE:" + rule.rrule) }
+        lines.append("SUMMARY:" + escape(task.title))
+        // Labels as the calendar's categories, each escaped; the priority on RFC 5545's scale (1 highest).
+        if !task.labels.isEmpty { lines.append("CATEGORIES:" + task.labels.map(escape).joined(separator: ",")) }
+        if let priority = task.priority { lines.append("PRIORITY:" + String(icsPriority(priority))) }
+        var description = task.body
+        if !task.assignees.isEmpty {
+            let names = assigneesText(task.assignees.joined(separator: ", "))
+            description = description.isEmpty ? names : description + "\n\n" + names
+        }
+        if !description.isEmpty { lines.append("DESCRIPTION:" + escape(description)) }
+        // A series' alarm rings before each date it gives, the first among them.
+        if (due >= today || entry.rule != nil) && !entry.cancelled {
+            // DTSTART is a floating date: local midnight wherever the calendar is.
+            lines += [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + escape(alarmText(task.title)),
+                "TRIGGER;RELATED=START:" + duration(schedule.minutesIntoDay), "END:VALARM",
+            ]
+        }
+        lines.append("END:VEVENT")
+        return lines
     }
 
     /// A priority as RFC 5545 ranks it (§3.8.1.9: 1 highest, 9 lowest; 0 undefined, so none is left out).
