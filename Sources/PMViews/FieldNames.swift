@@ -28,7 +28,7 @@ package enum FieldNames {
         case ("recur", .null): return localizer.string(.showRecurNone)
         case ("recur", .object):
             guard let series = Series(value: value) else { return "…" }
-            return RecurrenceNames(localizer: localizer, style: style).describe(series.rule)
+            return RecurrenceNames(localizer: localizer, style: style).describe(series)
         case ("priority", .string(let name)) where Priority(rawValue: name) != nil:
             return PriorityNames.name(Priority(rawValue: name), localizer: localizer)
         case (_, .string(let text)): return localizer.quoted(TextSafety.escaped(text))

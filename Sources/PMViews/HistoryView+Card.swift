@@ -45,7 +45,7 @@ struct CardSentences {
             return view.say(.historyItemMoved, title, context)
         case .recur:
             guard let series = Series(value: change.to) else { return view.say(.historyRecurStopped, title) }
-            let rule = RecurrenceNames(localizer: view.localizer, style: view.style).describe(series.rule)
+            let rule = RecurrenceNames(localizer: view.localizer, style: view.style).describe(series)
             return view.say(.historyRecurSet, title, .text(rule))
         case .comment:
             switch (change.from, change.to) {

@@ -88,6 +88,12 @@ package struct RecurrenceNames {
         }
     }
 
+    /// A series' rule, with the last day it may fall on when it has one.
+    package func describe(_ series: Series) -> String {
+        guard let until = series.until else { return describe(series.rule) }
+        return localizer.string(.recurUntil, .text(describe(series.rule)), .text(style.date(until)))
+    }
+
     /// The rule and the deadline it gives: `every Monday (next: Monday,
     /// November 30, 2026)`; with `after`, the deadline of the occurrence
     /// that will follow the task once done.

@@ -45,7 +45,7 @@ package struct TaskFields {
             rows.append((.showAssignees, task.assignees.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
         }
         if let series = task.recur {
-            rows.append((.showRecur, RecurrenceNames(localizer: l, style: style).describe(series.rule), false))
+            rows.append((.showRecur, RecurrenceNames(localizer: l, style: style).describe(series), false))
         }
         if let priority = task.priority {
             let mark = PriorityNames.mark(priority, localizer: l)

@@ -105,6 +105,9 @@ import Testing
         let note = try #require((report["comments"] as? [[String: Any]])?.first)
         #expect(note["text"] as? String == "Ask ana for the numbers" && note["by"] as? String == "ji-woo", "\(note)")
         #expect((note["at"] as? String)?.hasSuffix("Z") == true, "a time, as pm stores times")
+        // The recurring task's instance recurs here too, from its due day (issue 48).
+        let weekly = try #require(byTitle["Weekly review"]?["recur"] as? [String: Any])
+        #expect(weekly["rule"] as? String == "FREQ=WEEKLY" && weekly["start"] as? String == "2026-11-30", "\(weekly)")
 
         // Twice: nothing added, the board's bytes unchanged.
         let before = pm.boardBytes()
@@ -167,5 +170,36 @@ import Testing
         #expect(run.stderr.contains("Nothing was added"))
         #expect(pm.boardBytes() == before)
         #expect(try pm.run(["undo"]).stdout.contains("Already here"), "the undo history is as it was")
+    }
+
+    /// A monthly task with an end (`recur:monthly until:`) imports as a
+    /// series that ends there: done on its last month, it makes no next one.
+    @Test func aRecurringTaskKeepsItsPeriodAndItsEnd() throws {
+        let pm = PMBinary()
+        let task = Taskwarrior()
+        try "data.location=\(task.folder.file("data"))\n".write(
+            toFile: task.folder.file("taskrc"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: task.folder.file("data"), withIntermediateDirectories: true)
+        try task.run(["add", "Pay rent", "due:2026-12-01", "recur:monthly", "until:2027-01-15"])
+        try task.run(["add", "Standup", "due:2026-11-30", "recur:weekdays"])
+        try task.run(["list"])  // makes the instances
+        let file = pm.home.file("tw.json")
+        try FileManager.default.copyItem(atPath: try task.export(), toPath: file)
+        #expect(try pm.run(["import", "taskwarrior", file]).status == 0)
+        let tasks = try listed(pm)
+        let rent = try #require(tasks.first { $0["title"] as? String == "Pay rent" })
+        let recur = try #require(rent["recur"] as? [String: Any])
+        #expect(recur["rule"] as? String == "FREQ=MONTHLY" && recur["until"] as? String == "2027-01-15", "\(recur)")
+        let standup = try #require(tasks.first { $0["title"] as? String == "Standup" })
+        #expect((standup["recur"] as? [String: Any])?["rule"] as? String == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+        // December's done: January's comes. January's done: the series has ended.
+        let id = try #require(rent["id"] as? String)
+        #expect(try pm.run(["done", id]).stdout.contains("January 1, 2027"))
+        let next = try #require(try listed(pm).first { $0["title"] as? String == "Pay rent" && $0["state"] as? String == "todo" })
+        let last = try pm.run(["done", try #require(next["id"] as? String)])
+        #expect(last.status == 0 && !last.stdout.contains("Next:"), "\(last.stdout)")
+        #expect(try listed(pm).filter { $0["title"] as? String == "Pay rent" }.count == 2)
+        // Shown with its end.
+        #expect(try pm.run(["show", id]).stdout.contains("every month until Jan 15, 2027"))
     }
 }

@@ -189,6 +189,7 @@ extension ProcessContext {
         options.words.link = l.string(.importWordLink)
         options.words.fullTitle = l.string(.importWordFullTitle)
         options.words.started = l.string(.importWordStarted)
+        options.words.recur = l.string(.importWordRecur)
         options.words.separator = l.string(.importWordSeparator)
         let listWords: [(TaskState, L10nKey)] = [(.todo, .importListTodo), (.doing, .importListDoing), (.done, .importListDone)]
         var known: [String: TaskState] = [:]

@@ -11,7 +11,9 @@ extension Board {
     ) throws -> (before: BoardTask, after: BoardTask) {
         guard let task = task(id) else { throw PMError.taskNotFound(id.rawValue) }
         let series = rule.map { rule in
-            Series(rule: rule, series: task.recur?.series ?? id, start: task.due ?? task.recur?.start ?? .first)
+            Series(
+                rule: rule, series: task.recur?.series ?? id, start: task.due ?? task.recur?.start ?? .first,
+                until: task.recur?.until)
         }
         return try change(id, .recur(series), eventID: eventID, by: user, at: time)
     }

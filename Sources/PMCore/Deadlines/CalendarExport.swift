@@ -92,7 +92,7 @@ public enum CalendarExport {
         var sequence: Int
         var cancelled: Bool
         /// The series' rule, for a series' event.
-        var rule: Recurrence? = nil
+        var rule: Series? = nil
     }
 
     /// One event per recurring series, not one per occurrence (a calendar
@@ -117,7 +117,7 @@ public enum CalendarExport {
             let done = group.filter { $0.state == .done && $0.due != nil }.sorted {
                 ($0.due ?? .first, $0.id) < ($1.due ?? .first, $1.id)
             }
-            if let first = open.first, let rule = first.recur?.rule {
+            if let first = open.first, let rule = first.recur {
                 entries.append(Entry(task: first, uid: series, sequence: sequence, cancelled: false, rule: rule))
                 taken.insert(first.id)
             } else if let last = done.last {

@@ -81,6 +81,8 @@ public struct ImportedCard: Equatable, Sendable {
     public var offset: Int
     /// When it was made in its source (ISO 8601 UTC), when the source says.
     public var created: String?
+    /// Its recurring deadline, when its source has one.
+    public var recur: ImportedRecurrence?
 
     public init(
         sourceID: String, title: String, body: String = "", state: TaskState = .todo, due: CivilDate? = nil,
@@ -147,6 +149,19 @@ public struct ImportReading: Equatable, Sendable {
     public init() {}
 }
 
+/// A recurring deadline read from a source: its rule, the last day it may
+/// fall on, and the series it belongs to in its source (a Taskwarrior
+/// template's uuid): the cards of one source series are one series on the board.
+public struct ImportedRecurrence: Equatable, Sendable {
+    public var rule: Recurrence
+    public var until: CivilDate?
+    public var series: String
+
+    public init(rule: Recurrence, until: CivilDate?, series: String) {
+        (self.rule, self.until, self.series) = (rule, until, series)
+    }
+}
+
 /// The words an import writes into bodies, in the importer's language.
 public struct ImportWords: Sendable {
     /// A Taskwarrior priority that is none of H, M and L (a setting of its own).
@@ -156,6 +171,8 @@ public struct ImportWords: Sendable {
     public var link = "Link"
     public var fullTitle = "Full title"
     public var started = "Started"
+    /// A recurrence pm could not read (kept as its source wrote it).
+    public var recur = "Repeats"
     /// Between a heading and its value (French puts a space before the colon).
     public var separator = ": "
 

@@ -35,6 +35,11 @@ extension Board {
             due: card.due, createdAt: createdAt, updatedAt: time)
         if !card.assignees.isEmpty { task.assignees = try card.assignees.map(Assignees.validName) }
         Self.setImportedParts(of: card, on: &task)
+        if let recur = card.recur {
+            // One series on every copy and at every import: named by the board and the source's series.
+            let series = TaskID.named(Array("pm-import-series\u{0}\(self.id.rawValue)\u{0}\(recur.series)".utf8))
+            task.recur = Series(rule: recur.rule, series: series, start: card.due ?? .first, until: recur.until)
+        }
         tasks.append(task)
         history.append(
             HistoryEvent(id: eventID, at: time, by: user, action: .added, taskID: id, title: task.title, to: card.state),

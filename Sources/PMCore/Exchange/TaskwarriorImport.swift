@@ -9,7 +9,9 @@
 /// task's owner when the export names one, else the importer, at the
 /// annotation's time); the project, a start and any other priority go in
 /// the body, readable; the due timestamp (UTC) becomes the reader's
-/// calendar day.
+/// calendar day. A recurring task's instances (`recur`, `until`, their
+/// template's uuid as `parent`) are one recurring series; a period pm has
+/// no rule for is kept in the body.
 public enum TaskwarriorImport: BoardImporter {
     public static func read(_ bytes: [UInt8], options: ImportOptions) throws -> ImportReading {
         let documents = try LocatedJSON.parseSequence(bytes, many: true)
@@ -38,9 +40,11 @@ public enum TaskwarriorImport: BoardImporter {
                 task.string("description") ?? "", at: task["description"]?.offset ?? task.offset)
             let due = try date(task, "due", zone: options.zone)
             let priority = try task.string("priority")
+            let period = try task.string("recur")
+            let rule = period.flatMap(Self.rule)
             let (parts, dated) = try bodyParts(
                 of: task, state: state, whole: whole, priority: priority.flatMap { levels[$0] == nil ? $0 : nil },
-                options: options)
+                period: rule == nil ? period : nil, options: options)
             let (body, cut) = ImportRules.body(parts)
             var card = ImportedCard(
                 sourceID: uuid.lowercased(), title: title, body: body, state: state, due: due, offset: task.offset)
@@ -50,6 +54,10 @@ public enum TaskwarriorImport: BoardImporter {
             if parts.contains(where: { !$0.isEmpty }) { reading.withHeadings += 1 }
             if dated { reading.withDates += 1 }
             card.created = try timestamp(task, "entry")
+            if let rule {
+                let series = try task.string("parent")?.lowercased() ?? uuid.lowercased()
+                card.recur = ImportedRecurrence(rule: rule, until: try date(task, "until", zone: options.zone), series: series)
+            }
             reading.cards.append(card)
         }
         return reading
@@ -72,6 +80,37 @@ public enum TaskwarriorImport: BoardImporter {
         case "recurring": return nil
         default: throw task["status"]?.wrong("status") ?? task.wrong("status")
         }
+    }
+
+    /// A Taskwarrior recurrence period (`weekly`, `biweekly`, `quarterly`,
+    /// `weekdays`, `3d`, `2wks`, `P1M`…) as pm's rule, counted from the
+    /// task's due day; nil for a period pm has no rule for (kept in the body).
+    static func rule(_ text: String) -> Recurrence? {
+        let named: [String: (Recurrence.Frequency, Int)] = [
+            "daily": (.daily, 1), "day": (.daily, 1), "weekly": (.weekly, 1), "week": (.weekly, 1),
+            "sennight": (.weekly, 1), "biweekly": (.weekly, 2), "fortnight": (.weekly, 2), "monthly": (.monthly, 1),
+            "month": (.monthly, 1), "bimonthly": (.monthly, 2), "quarterly": (.monthly, 3), "semiannual": (.monthly, 6),
+            "annual": (.yearly, 1), "yearly": (.yearly, 1), "year": (.yearly, 1), "biannual": (.yearly, 2),
+            "biyearly": (.yearly, 2),
+        ]
+        var lowered = text.lowercased()
+        if lowered == "weekdays" { return Recurrence(.weekly, weekdays: Array(1...5)) }
+        if let (frequency, interval) = named[lowered] { return Recurrence(frequency, interval: interval) }
+        // ISO 8601 (`P2W`) or Taskwarrior's own (`2w`, `3 days`): a count and a unit.
+        if lowered.hasPrefix("p") { lowered.removeFirst() }
+        let digits = lowered.prefix { $0.isASCII && $0.isNumber }
+        let unit = String(lowered.dropFirst(digits.count)).trimmingASCIIWhitespace()
+        let units: [String: (Recurrence.Frequency, Int)] = [
+            "d": (.daily, 1), "day": (.daily, 1), "days": (.daily, 1), "w": (.weekly, 1), "wk": (.weekly, 1),
+            "wks": (.weekly, 1), "week": (.weekly, 1), "weeks": (.weekly, 1), "m": (.monthly, 1), "mo": (.monthly, 1),
+            "mos": (.monthly, 1), "mth": (.monthly, 1), "mths": (.monthly, 1), "month": (.monthly, 1),
+            "months": (.monthly, 1), "q": (.monthly, 3), "qtr": (.monthly, 3), "qtrs": (.monthly, 3),
+            "quarter": (.monthly, 3), "quarters": (.monthly, 3), "y": (.yearly, 1), "yr": (.yearly, 1),
+            "yrs": (.yearly, 1), "year": (.yearly, 1), "years": (.yearly, 1),
+        ]
+        guard digits.count <= 4, let count = digits.isEmpty ? 1 : Int(digits), let (frequency, per) = units[unit]
+        else { return nil }
+        return Recurrence(frequency, interval: count * per)
     }
 
     /// Taskwarrior's own priorities, as pm's.
@@ -103,7 +142,7 @@ public enum TaskwarriorImport: BoardImporter {
     /// has no field for (project, a priority other than H, M or L, when it
     /// started); `dated` when it says when something happened.
     private static func bodyParts(
-        of task: LocatedJSON, state: TaskState, whole: String?, priority: String?, options: ImportOptions
+        of task: LocatedJSON, state: TaskState, whole: String?, priority: String?, period: String?, options: ImportOptions
     ) throws -> (parts: [String], dated: Bool) {
         let words = options.words
         var parts: [String] = []
@@ -114,6 +153,9 @@ public enum TaskwarriorImport: BoardImporter {
         }
         if let priority {
             facts.append(words.priority + words.separator + (try ImportRules.bodyText(priority, at: task.offset)))
+        }
+        if let period {
+            facts.append(words.recur + words.separator + (try ImportRules.bodyText(period, at: task.offset)))
         }
         if state == .doing, let started = try date(task, "start", zone: options.zone) {
             facts.append(words.started + words.separator + started.description)

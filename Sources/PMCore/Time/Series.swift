@@ -15,16 +15,30 @@ public struct Series: Hashable, Sendable {
     /// The day the rule's dates count from (its interval, its weekday when
     /// the rule names none): the deadline the rule was set on.
     public var start: CivilDate
+    /// The last day an occurrence may fall on (an RRULE's UNTIL); nil: none.
+    public var until: CivilDate?
 
-    public init(rule: Recurrence, series: TaskID, start: CivilDate) {
+    public init(rule: Recurrence, series: TaskID, start: CivilDate, until: CivilDate? = nil) {
         self.rule = rule
         self.series = series
         self.start = start
+        self.until = until
     }
 
-    /// The log's and the board file's value: `{"rule", "series", "start"}`.
+    /// The log's and the board file's value: `{"rule", "series", "start"}`,
+    /// and `"until"` when the series ends on a day.
     public var value: JSONValue {
-        .object(["rule": .string(rule.rrule), "series": .string(series.rawValue), "start": .string(start.description)])
+        var members: [String: JSONValue] = [
+            "rule": .string(rule.rrule), "series": .string(series.rawValue), "start": .string(start.description),
+        ]
+        if let until { members["until"] = .string(until.description) }
+        return .object(members)
+    }
+
+    /// The rule as a calendar's RRULE value, with its UNTIL.
+    public var rrule: String {
+        guard let until else { return rule.rrule }
+        return rule.rrule + ";UNTIL=" + until.description.filter { $0 != "-" }
     }
 
     /// The series a value holds; nil for anything pm would not write
@@ -32,12 +46,18 @@ public struct Series: Hashable, Sendable {
     /// writes, a day outside the years a board holds), so that every copy
     /// reads the same bytes the same way.
     public init?(value: JSONValue) {
-        guard case .object(let members) = value, members.count == 3, case .string(let text)? = members["rule"],
+        guard case .object(let members) = value, members.count == (members["until"] == nil ? 3 : 4),
+            case .string(let text)? = members["rule"],
             text.utf8.count <= 100, let rule = Recurrence(rrule: text), rule.rrule == text,
             case .string(let series)? = members["series"], let id = TaskID(series), id.rawValue == series,
             case .string(let day)? = members["start"], let start = CivilDate(iso: day), start.description == day
         else { return nil }
-        self.init(rule: rule, series: id, start: start)
+        var until: CivilDate?
+        if let last = members["until"] {
+            guard case .string(let day) = last, let date = CivilDate(iso: day), date.description == day else { return nil }
+            until = date
+        }
+        self.init(rule: rule, series: id, start: start, until: until)
     }
 
     /// The next occurrence's deadline once the one due `due` is done on
@@ -46,7 +66,9 @@ public struct Series: Hashable, Sendable {
     /// each. Nil when the calendar ends first.
     public func next(after due: CivilDate?, today: CivilDate) -> CivilDate? {
         let yesterday = today.adding(days: -1) ?? today
-        return rule.occurrence(after: max(due ?? yesterday, yesterday), start: start)
+        guard let next = rule.occurrence(after: max(due ?? yesterday, yesterday), start: start) else { return nil }
+        if let until, next > until { return nil }
+        return next
     }
 
     /// The id of the occurrence that follows `task`: a name-based UUID
