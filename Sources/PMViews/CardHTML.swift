@@ -2,7 +2,7 @@ import PMCore
 import PMICU
 import PMLocalization
 
-/// A card's priority, labels, checklist and comments on a page (`pm export
+/// A card's priority, recurrence, labels, checklist and comments on a page (`pm export
 /// html`, `pm serve`): marks readable without colour, the checklist and the
 /// comments folded away until opened. Every text escaped; no script.
 package struct CardHTML {
@@ -25,6 +25,10 @@ package struct CardHTML {
                 .htmlPriority, .text(PriorityNames.mark(priority, localizer: l)),
                 .text(PriorityNames.name(priority, localizer: l)))
             out += "<p class=\"priority \(priority.rawValue)\">\(HTMLText.escaped(text))</p>\n"
+        }
+        if let series = task.recur {
+            let rule = RecurrenceNames(localizer: l, style: style).describe(series)
+            out += "<p class=\"recur\">\(HTMLText.escaped(l.string(.htmlRecur, .text(rule))))</p>\n"
         }
         if !task.labels.isEmpty {
             let names = task.labels.map { "#" + TextSafety.escaped($0) }.joined(separator: " ")
