@@ -15,6 +15,7 @@ import Testing
                 task["title"] as? String ?? "", task["state"] as? String ?? "", task["due"] as? String ?? "-",
                 (task["assignees"] as? [String] ?? []).joined(separator: "+"), task["body"] as? String ?? "",
                 (task["labels"] as? [String] ?? []).joined(separator: "+"), task["priority"] as? String ?? "-",
+                (task["recur"] as? [String: Any])?["rule"] as? String ?? "-",
             ]
         }
     }
@@ -41,6 +42,12 @@ import Testing
         }
         try pm.run(["move", String(ids[2].prefix(8)), "doing"])
         try pm.run(["move", String(ids[3].prefix(8)), "done"])
+        // A recurring one (issue 48): its rule is a column of its own.
+        let plain =
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(try pm.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]]
+            ).first { $0["title"] as? String == "Plain" }?["id"] as? String
+        #expect(try pm.run(["recur", try #require(plain), "tous les 15 du mois"]).status == 0)
         let csv = pm.home.file("board.csv")
         let export = try pm.run(["export", "csv", "--output", csv])
         #expect(export.status == 0 && export.stdout.contains("9 tâches écrites"), "\(export.stdout)\(export.stderr)")
@@ -48,8 +55,12 @@ import Testing
         // What a French spreadsheet reads (issue 44, item 10): semicolons (a
         // comma is the decimal mark there) and the column names in French.
         #expect(
-            text.hasPrefix("id;titre;colonne;échéance;assignés;description;étiquettes;priorité\r\n"), "\(text.prefix(80))")
-        #expect(text.contains(";high\r\n") && text.contains(";\"'=sum, ui, été\";\r\n"), "keys, and labels as one cell")
+            text.hasPrefix("id;titre;colonne;échéance;assignés;description;étiquettes;priorité;répétition\r\n"),
+            "\(text.prefix(80))")
+        #expect(text.contains(";high;\r\n") && text.contains(";\"'=sum, ui, été\";;\r\n"), "keys, and labels as one cell")
+        #expect(
+            text.contains(";FREQ=MONTHLY;BYMONTHDAY=15\r\n") == false && text.contains(";\"FREQ=MONTHLY;BYMONTHDAY=15\"\r\n"),
+            "the rule as an RRULE, quoted where it holds the separator")
         #expect(
             text.contains(";\"'=HYPERLINK(") && text.contains(";'+1 for this;") && text.contains(";'-5 degrees;"),
             "no formula runs")
@@ -57,7 +68,9 @@ import Testing
         #expect(text.contains(";\"ana, ji-woo\";"), "names keep their commas, quoted")
         // For a script: pm's own header and commas, whatever the reader's language.
         let script = try pm.run(["export", "csv", "--headers", "en", "--delimiter", ","]).stdout
-        #expect(script.hasPrefix("id,title,state,due,assignees,body,labels,priority\r\n") && script.contains(",'+1 for this,"))
+        #expect(
+            script.hasPrefix("id,title,state,due,assignees,body,labels,priority,repeats\r\n") && script.contains(",'+1 for this,")
+        )
         #expect(try pm.run(["export", "csv", "--delimiter", "tab"]).stdout.hasPrefix("id\ttitre\tcolonne"))
 
         // Into another board, in another language: the same board, ids aside.
@@ -79,9 +92,9 @@ import Testing
     /// reads back into the same board; a delimiter or header pm does not
     /// know is a usage error in the reader's language.
     @Test(arguments: [
-        ("ko_KR.UTF-8", "id,제목,열,마감,담당자,본문,라벨,우선순위\r\n"),
-        ("en_US.UTF-8", "id,title,state,due,assignees,body,labels,priority\r\n"),
-        ("fr_FR.UTF-8", "id;titre;colonne;échéance;assignés;description;étiquettes;priorité\r\n"),
+        ("ko_KR.UTF-8", "id,제목,열,마감,담당자,본문,라벨,우선순위,반복\r\n"),
+        ("en_US.UTF-8", "id,title,state,due,assignees,body,labels,priority,repeats\r\n"),
+        ("fr_FR.UTF-8", "id;titre;colonne;échéance;assignés;description;étiquettes;priorité;répétition\r\n"),
     ])
     func eachReadersSpreadsheetAndBack(language: String, header: String) throws {
         let pm = PMBinary(language: language)
@@ -89,7 +102,7 @@ import Testing
             "add", "Budget 1,5 M€; revoir", "--to", "ana", "--due", "2026-12-03", "--body", "a;b,c", "--label", "q4,finance",
             "--priority", "low",
         ])
-        try pm.run(["add", "Deux"])
+        try pm.run(["add", "Deux", "--every", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;UNTIL=20270301"])
         let text = try pm.run(["export", "csv"]).stdout
         #expect(text.hasPrefix(header), "\(text.prefix(60))")
         let csv = pm.home.file("out.csv")
@@ -108,9 +121,9 @@ import Testing
     @Test func aSpreadsheetsOwnCSVInFrenchOrKorean() throws {
         let pm = PMBinary(language: "fr_FR.UTF-8")
         let french =
-            "\u{FEFF}Titre;État;Échéance;Assignés;Priorité;Étiquettes\r\n"
-            + "Préparer la démo;en cours;03/12/2026;ana;haute;\"démo, client\"\r\n"
-            + "Relire;TERMINÉ;;;;\r\n\r\n\"Appeler; puis écrire\";;2026-12-24;lee, ji-woo;Urgente;appel\r\n"
+            "\u{FEFF}Titre;État;Échéance;Assignés;Priorité;Étiquettes;Récurrence\r\n"
+            + "Préparer la démo;en cours;03/12/2026;ana;haute;\"démo, client\";\r\n"
+            + "Relire;TERMINÉ;;;;;\r\n\r\n\"Appeler; puis écrire\";;2026-12-24;lee, ji-woo;Urgente;appel;chaque jeudi\r\n"
         let file = pm.home.file("tableur.csv")
         try french.write(toFile: file, atomically: true, encoding: .utf8)
         let run = try pm.run(["import", "csv", file])
@@ -118,16 +131,20 @@ import Testing
         let rows = try fields(pm)
         #expect(rows.count == 3)
         // Priorité and Étiquettes are pm's columns: the task's own fields, not lines in its body.
-        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "", "client+démo", "high"]), "\(rows)")
-        #expect(rows.contains(["Relire", "done", "-", "", "", "", "-"]))
-        #expect(rows.contains(["Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", "", "appel", "urgent"]))
+        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "", "client+démo", "high", "-"]), "\(rows)")
+        #expect(rows.contains(["Relire", "done", "-", "", "", "", "-", "-"]))
+        // The rule in the spreadsheet's own words.
+        #expect(
+            rows.contains([
+                "Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", "", "appel", "urgent", "FREQ=WEEKLY;BYDAY=TH",
+            ]), "\(rows)")
 
         let korean = PMBinary(language: "ko_KR.UTF-8")
         let sheet = korean.home.file("시트.csv")
         try "제목,상태,마감일,메모,라벨,우선순위\n회의록 정리,완료,2026-12-01,\"첫 줄\n둘째 줄\",\"회의, 문서\",낮음\n"
             .write(toFile: sheet, atomically: true, encoding: .utf8)
         #expect(try korean.run(["import", "csv", sheet]).status == 0)
-        #expect(try fields(korean) == [["회의록 정리", "done", "2026-12-01", "", "첫 줄\n둘째 줄", "문서+회의", "low"]])
+        #expect(try fields(korean) == [["회의록 정리", "done", "2026-12-01", "", "첫 줄\n둘째 줄", "문서+회의", "low", "-"]])
     }
 
     @Test(arguments: [

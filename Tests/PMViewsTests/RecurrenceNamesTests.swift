@@ -40,6 +40,12 @@ import Testing
         ("ko_KR.UTF-8", "월요일과 목요일", "FREQ=WEEKLY;BYDAY=MO,TH"), ("ko_KR.UTF-8", "월, 목", "FREQ=WEEKLY;BYDAY=MO,TH"),
         ("ko_KR.UTF-8", "매월 마지막 금요일", "FREQ=MONTHLY;BYDAY=-1FR"), ("ko_KR.UTF-8", "평일마다", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
         ("ko_KR.UTF-8", "매달 마지막 날", "FREQ=MONTHLY;BYMONTHDAY=-1"), ("ko_KR.UTF-8", "매년", "FREQ=YEARLY"),
+        // What a native reader found people type (a review of the tables).
+        ("fr_FR.UTF-8", "une fois par semaine", "FREQ=WEEKLY"),
+        ("fr_FR.UTF-8", "du lundi au vendredi", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("ko_KR.UTF-8", "매월 첫째 주 월요일", "FREQ=MONTHLY;BYDAY=1MO"), ("ko_KR.UTF-8", "2주에 한 번", "FREQ=WEEKLY;INTERVAL=2"),
+        ("ko_KR.UTF-8", "월~금", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("ko_KR.UTF-8", "격주 월요일", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO"),
+        ("ko_KR.UTF-8", "격월", "FREQ=MONTHLY;INTERVAL=2"), ("ko_KR.UTF-8", "매월 마지막 주 금요일", "FREQ=MONTHLY;BYDAY=-1FR"),
     ])
     func whatPeopleTypeIsTheRuleTheyMean(language: String, typed: String, rrule: String) throws {
         let localizer = Localizer(chain: LanguageResolver.messageChain(environment: ["LANG": language]))
@@ -51,6 +57,8 @@ import Testing
         ("en_US.UTF-8", "monday of the year", "year"), ("en_US.UTF-8", "day 40 of the month", "40"),
         ("en_US.UTF-8", "every 2000 weeks", "2000"), ("en_US.UTF-8", "", ""), ("fr_FR.UTF-8", "chaque lundy", "lundy"),
         ("ko_KR.UTF-8", "매주 월요일 3시", "시"),
+        // Refused, never read as another rule: "every other month" is not "monthly on the 2nd".
+        ("fr_FR.UTF-8", "un mois sur deux", "sur"),
     ])
     func aPartPMCannotReadIsNamed(language: String, typed: String, part: String) {
         let localizer = Localizer(chain: LanguageResolver.messageChain(environment: ["LANG": language]))

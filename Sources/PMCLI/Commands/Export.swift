@@ -85,7 +85,7 @@ struct ExportCSV: PMCommand {
         }
         let keys: [L10nKey] = [
             .csvColumnID, .csvColumnTitle, .csvColumnState, .csvColumnDue, .csvColumnAssignees, .csvColumnBody,
-            .csvColumnLabels, .csvColumnPriority,
+            .csvColumnLabels, .csvColumnPriority, .csvColumnRecur,
         ]
         let names = local ? keys.map { String(l.string($0).split(separator: "|").first ?? "") } : nil
         let board = try filters.filteredBoard(context)

@@ -213,10 +213,14 @@ extension ProcessContext {
             do { return .some(try PriorityNames.parse(text, localizer: l)) } catch { return nil }
         }
         options.parseDate = { try? self.parseDate($0) }
+        let ruleWords = RecurrenceNames.words(localizer: l)
+        options.ruleNamed = { text in
+            Series.rule(fromRRULE: text) ?? (try? RuleInput.parse(text, words: ruleWords)).map { ($0, nil) }
+        }
         let columnWords: [(CSVColumn, L10nKey)] = [
             (.id, .csvColumnID), (.title, .csvColumnTitle), (.state, .csvColumnState), (.due, .csvColumnDue),
             (.assignees, .csvColumnAssignees), (.body, .csvColumnBody), (.labels, .csvColumnLabels),
-            (.priority, .csvColumnPriority),
+            (.priority, .csvColumnPriority), (.repeats, .csvColumnRecur),
         ]
         var columns: [String: CSVColumn] = [:]
         for column in CSVColumn.allCases { columns[column.rawValue] = column }

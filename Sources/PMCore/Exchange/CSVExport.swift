@@ -25,6 +25,7 @@ public enum CSVExport {
                 case .body: return task.body
                 case .labels: return task.labels.joined(separator: ", ")
                 case .priority: return task.priority?.rawValue ?? ""
+                case .repeats: return task.recur?.rrule ?? ""
                 }
             }
             text += cells.map { quoted(CSVTable.protected($0)) }.joined(separator: separator) + "\r\n"

@@ -41,6 +41,8 @@ public enum CSVImport: BoardImporter {
             guard seenIDs.insert(card.sourceID).inserted else {
                 throw ImportFailure(offset: row.offset, problem: .duplicateID(card.sourceID))
             }
+            // A row is a series of its own, named by the row.
+            card.recur?.series = "csv\u{0}" + card.sourceID
             var parts = [fields.description, fields.extras.joined(separator: "\n")]
             if let whole = fields.whole { parts.insert(options.words.fullTitle + options.words.separator + whole, at: 0) }
             let (body, cut) = ImportRules.body(parts)
@@ -130,6 +132,13 @@ private struct CSVRowFields {
                 throw ImportFailure(offset: offset, problem: .badPriority(name))
             }
             card.priority = priority
+        case .repeats?:
+            let typed = text.trimmingSpaces
+            guard !typed.isEmpty else { return }
+            guard let (rule, until) = options.ruleNamed(typed) else {
+                throw ImportFailure(offset: offset, problem: .field(columnName))
+            }
+            card.recur = ImportedRecurrence(rule: rule, until: until, series: "")
         case nil:
             let value = try ImportRules.bodyText(text, at: offset).trimmingSpaces
             if !value.isEmpty { extras.append(columnName.trimmingSpaces + options.words.separator + value) }

@@ -195,6 +195,9 @@ public struct ImportOptions {
     public var priorityNamed: (String) -> Priority?? = { text in
         text.lowercased() == "none" ? .some(nil) : Priority(rawValue: text.lowercased()).map { .some($0) }
     }
+    /// A recurring rule in a CSV cell: an RRULE (with its UNTIL), or the
+    /// reader's words; nil: not one.
+    public var ruleNamed: (String) -> (Recurrence, CivilDate?)? = { Series.rule(fromRRULE: $0) }
     /// A date in a CSV cell, in any form `--due` takes; nil: not one.
     public var parseDate: (String) -> CivilDate? = { CivilDate(iso: $0) }
     /// Which of pm's fields a CSV header names (any shipped language); nil: kept in the body.
@@ -206,9 +209,10 @@ public struct ImportOptions {
 }
 
 /// The columns of pm's CSV, as `pm export csv` names them, in its order
-/// (labels and priority came last, so that the others kept their places).
+/// (labels, priority and the recurring rule came last, so that the others
+/// kept their places).
 public enum CSVColumn: String, CaseIterable, Sendable {
-    case id, title, state, due, assignees, body, labels, priority
+    case id, title, state, due, assignees, body, labels, priority, repeats
 }
 
 /// Reads one source's file: bytes in, cards out. Pure.

@@ -130,6 +130,11 @@ public enum RuleInput {
                 try setInterval(2, piece)
                 return try setFrequency(unit, next)
             }
+            // A word that says both (Korean 격주: every other week).
+            if meaning?.other == true, let unit = meaning?.unit {
+                try setInterval(2, piece)
+                return try setFrequency(unit, piece)
+            }
             if let unit = meaning?.unit {
                 // `day 15`: the day of the month.
                 if unit == .daily, let next, let number = next.number, next.meaning == nil, monthNamed {

@@ -35,6 +35,22 @@ public struct Series: Hashable, Sendable {
         return .object(members)
     }
 
+    /// A rule and its UNTIL (a date: `UNTIL=20270115`) from an RRULE value
+    /// as ``rrule`` writes it; nil for anything else.
+    public static func rule(fromRRULE text: String) -> (Recurrence, CivilDate?)? {
+        var parts = text.uppercased().split(separator: ";").map(String.init)
+        var until: CivilDate?
+        if let index = parts.firstIndex(where: { $0.hasPrefix("UNTIL=") }) {
+            let digits = Array(parts.remove(at: index).dropFirst(6))
+            guard digits.count == 8, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let date = CivilDate(iso: String(digits[0..<4]) + "-" + String(digits[4..<6]) + "-" + String(digits[6..<8]))
+            else { return nil }
+            until = date
+        }
+        guard let rule = Recurrence(rrule: parts.joined(separator: ";")) else { return nil }
+        return (rule, until)
+    }
+
     /// The rule as a calendar's RRULE value, with its UNTIL.
     public var rrule: String {
         guard let until else { return rule.rrule }
