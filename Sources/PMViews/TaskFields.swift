@@ -45,7 +45,11 @@ package struct TaskFields {
             rows.append((.showAssignees, task.assignees.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
         }
         if let series = task.recur {
-            rows.append((.showRecur, RecurrenceNames(localizer: l, style: style).describe(series), false))
+            // The rule, and the deadline of the occurrence that follows this one once done.
+            let names = RecurrenceNames(localizer: l, style: style)
+            let next = task.state == .done ? nil : series.next(after: task.due, today: today)
+            let text = next.map { l.string(.recurAfter, .text(names.describe(series)), .text(style.dateWithWeekday($0))) }
+            rows.append((.showRecur, text ?? names.describe(series), false))
         }
         if let priority = task.priority {
             let mark = PriorityNames.mark(priority, localizer: l)
