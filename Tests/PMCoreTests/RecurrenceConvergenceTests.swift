@@ -34,6 +34,33 @@ import Testing
         #expect(world.completions > 0, "seed \(seed): nothing was completed")
     }
 
+    /// Two people complete the same occurrence offline, each making its next
+    /// one; one of them starts it before they sync. After sync: one card,
+    /// in DOING, with no conflict — the other's making of it in TODO is the
+    /// same making, which the start saw.
+    @Test func twoMakingsOfOneOccurrenceAreOne() throws {
+        var ana = SimulatedReplica(number: 1, author: "ana", signed: true)
+        var lee = SimulatedReplica(number: 2, author: "lee", wall: 1_795_000_500_000, signed: true)
+        let today = ana.today
+        let due = today.adding(days: 1)
+        _ = ana.changeStep { board, makeID, user, time in
+            _ = try board.add(
+                title: "Standup", due: due, recur: Recurrence(.weekly), id: makeID(), eventID: makeID(), by: user, at: time)
+        }
+        lee.receive(ana.events)
+        let first = try #require(ana.tasks.first?.id)
+        #expect(ana.complete(first, today: today).count == 2)
+        #expect(lee.complete(first, today: today).count == 2)
+        let next = Series.nextID(after: first)
+        #expect(ana.move(next, to: .doing) != nil)
+        ana.receive(lee.events)
+        lee.receive(ana.events)
+        #expect(ana.boardBytes == lee.boardBytes)
+        let card = try #require(ana.tasks.first { $0.id == next })
+        #expect(ana.tasks.count == 2, "one next occurrence")
+        #expect(card.state == .doing && card.conflicts.isEmpty, "\(card.state) \(card.conflicts)")
+    }
+
     /// Every occurrence made names, by its id, the task whose completion
     /// made it, and is made only with that completion (in its step): so no
     /// task ever has two next occurrences.

@@ -244,7 +244,20 @@ public struct FoldedTasks: Equatable, Sendable {
             return
         }
         if !task.tracked { needsFullFold = true }
-        if event.seen == nil { Self.merge(event, into: &task, vouched: ledger.otherPerson(of: event) == nil) }
+        if event.seen == nil {
+            var made = event
+            // Another making of a task that exists (its id derived: a next
+            // occurrence, an import, made on two copies) is the same making:
+            // a change since saw one, and replaced it (``merge(_:into:vouched:)``),
+            // so its values join only the fields no change has set since.
+            if event.kind == .created {
+                let live = Set(task.live)
+                made.fields = made.fields.filter { name, _ in
+                    (task.heads[name] ?? []).allSatisfy { live.contains($0.event) }
+                }
+            }
+            Self.merge(made, into: &task, vouched: ledger.otherPerson(of: event) == nil)
+        }
         task.live.append(event.id)
         task.updatedAt = event.at
         task.restored = false
@@ -296,6 +309,10 @@ public struct FoldedTasks: Equatable, Sendable {
         // Linear in the event: what it saw is looked up in a set, every table
         // changed in place, and the names it assigns set at once (issue 43).
         let seen = event.seen.map(Set.init)
+        // Creations of one id (a recurring task's next occurrence, an import,
+        // made on two copies) are one creation: a change that saw one of
+        // them replaces the values of all, as it would have had it seen each.
+        let creations = seen.map { seen in task.live.contains(where: seen.contains) } == true ? Set(task.live) : []
         var assignments: [String: Bool] = [:]
         for name in event.fields.keys.sorted() {
             guard let values = event.fields[name] else { continue }
@@ -308,7 +325,7 @@ public struct FoldedTasks: Equatable, Sendable {
                 continue
             }
             let kept = (task.heads[name] ?? []).filter { head in
-                if let seen { return !seen.contains(head.event) }
+                if let seen { return !seen.contains(head.event) && !creations.contains(head.event) }
                 // JSONValue's == compares strings by canonical equivalence: NFC and NFD are one value.
                 return !(head.value == values.old || values.conflicts.contains(head.value))
             }
