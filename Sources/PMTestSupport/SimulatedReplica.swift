@@ -244,3 +244,17 @@ extension Sequence where Element == BoardTask {
         }
     }
 }
+
+/// What a faulty transport delivers of `events`: all of them, some, some
+/// twice (the repeats shuffled in), in reverse, or shuffled — one at random.
+public func faultyDelivery(_ events: [Event], using random: inout SeededGenerator) -> [Event] {
+    var batch = events
+    switch Int.random(in: 0..<5, using: &random) {
+    case 0: break
+    case 1: batch = batch.filter { _ in Bool.random(using: &random) }
+    case 2: batch += batch.filter { _ in Bool.random(using: &random) }.shuffled(using: &random)
+    case 3: batch.reverse()
+    default: batch.shuffle(using: &random)
+    }
+    return batch
+}

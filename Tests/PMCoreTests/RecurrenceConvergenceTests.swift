@@ -187,15 +187,7 @@ struct RecurrenceWorld {
     mutating func sync() {
         let from = Int.random(in: 0..<copies.count, using: &random)
         let to = Int.random(in: 0..<copies.count, using: &random)
-        var batch = copies[from].events.filter { !late[to].contains($0.id) }
-        switch Int.random(in: 0..<5, using: &random) {
-        case 0: break
-        case 1: batch = batch.filter { _ in chance(50) }
-        case 2: batch += batch.filter { _ in chance(50) }.shuffled(using: &random)
-        case 3: batch.reverse()
-        default: batch.shuffle(using: &random)
-        }
-        copies[to].receive(batch)
+        copies[to].receive(faultyDelivery(copies[from].events.filter { !late[to].contains($0.id) }, using: &random))
     }
 
     mutating func deliverEverything() {

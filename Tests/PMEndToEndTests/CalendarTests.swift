@@ -163,7 +163,8 @@ import Testing
         // Two occurrences done: the series moves on, and stays one event.
         var open = id
         var dates: [String] = []
-        for _ in 0..<2 {
+        /// Done: the next occurrence's id and deadline.
+        func complete() throws {
             #expect(try pm.run(["done", open]).status == 0)
             let list = try pm.run(["list", "--json"]).stdout
             let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])
@@ -171,17 +172,11 @@ import Testing
             open = try #require(next["id"] as? String)
             dates.append(try #require(next["due"] as? String))
         }
+        for _ in 0..<2 { try complete() }
         let file = pm.home.file("board.ics")
         #expect(try pm.run(["export", "ics", "--output", file]).status == 0)
         // pm's own next dates, done one after another from the open occurrence.
-        for _ in 0..<6 {
-            #expect(try pm.run(["done", open]).status == 0)
-            let list = try pm.run(["list", "--json"]).stdout
-            let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])
-            let next = try #require(tasks.first { $0["title"] as? String == "Standup" && $0["state"] as? String == "todo" })
-            open = try #require(next["id"] as? String)
-            dates.append(try #require(next["due"] as? String))
-        }
+        for _ in 0..<6 { try complete() }
         let script = """
             import sys, icalendar
             from dateutil.rrule import rrulestr
