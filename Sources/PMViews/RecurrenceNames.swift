@@ -54,6 +54,11 @@ package struct RecurrenceNames {
         try RuleInput.parse(text, words: words(localizer: localizer))
     }
 
+    /// The rule `text` gives and its end, when an RRULE names one (`UNTIL=`).
+    package static func parseWithEnd(_ text: String, localizer: Localizer) throws -> (rule: Recurrence, until: CivilDate?) {
+        try RuleInput.parseWithEnd(text, words: words(localizer: localizer))
+    }
+
     /// The rule as a phrase: `every Monday and Thursday`, `chaque mois, le
     /// dernier vendredi`, `2주마다 평일`.
     package func describe(_ rule: Recurrence) -> String {

@@ -16,6 +16,7 @@ import Testing
                 (task["assignees"] as? [String] ?? []).joined(separator: "+"), task["body"] as? String ?? "",
                 (task["labels"] as? [String] ?? []).joined(separator: "+"), task["priority"] as? String ?? "-",
                 (task["recur"] as? [String: Any])?["rule"] as? String ?? "-",
+                (task["recur"] as? [String: Any])?["until"] as? String ?? "-",
             ]
         }
     }
@@ -102,7 +103,8 @@ import Testing
             "add", "Budget 1,5 M€; revoir", "--to", "ana", "--due", "2026-12-03", "--body", "a;b,c", "--label", "q4,finance",
             "--priority", "low",
         ])
-        try pm.run(["add", "Deux", "--every", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;UNTIL=20270301"])
+        // An RRULE with its end, typed as a calendar writes it.
+        #expect(try pm.run(["add", "Deux", "--every", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;UNTIL=20270301"]).status == 0)
         let text = try pm.run(["export", "csv"]).stdout
         #expect(text.hasPrefix(header), "\(text.prefix(60))")
         let csv = pm.home.file("out.csv")
@@ -131,12 +133,13 @@ import Testing
         let rows = try fields(pm)
         #expect(rows.count == 3)
         // Priorité and Étiquettes are pm's columns: the task's own fields, not lines in its body.
-        #expect(rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "", "client+démo", "high", "-"]), "\(rows)")
-        #expect(rows.contains(["Relire", "done", "-", "", "", "", "-", "-"]))
+        #expect(
+            rows.contains(["Préparer la démo", "doing", "2026-12-03", "ana", "", "client+démo", "high", "-", "-"]), "\(rows)")
+        #expect(rows.contains(["Relire", "done", "-", "", "", "", "-", "-", "-"]))
         // The rule in the spreadsheet's own words.
         #expect(
             rows.contains([
-                "Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", "", "appel", "urgent", "FREQ=WEEKLY;BYDAY=TH",
+                "Appeler; puis écrire", "todo", "2026-12-24", "ji-woo+lee", "", "appel", "urgent", "FREQ=WEEKLY;BYDAY=TH", "-",
             ]), "\(rows)")
 
         let korean = PMBinary(language: "ko_KR.UTF-8")
@@ -144,7 +147,7 @@ import Testing
         try "제목,상태,마감일,메모,라벨,우선순위\n회의록 정리,완료,2026-12-01,\"첫 줄\n둘째 줄\",\"회의, 문서\",낮음\n"
             .write(toFile: sheet, atomically: true, encoding: .utf8)
         #expect(try korean.run(["import", "csv", sheet]).status == 0)
-        #expect(try fields(korean) == [["회의록 정리", "done", "2026-12-01", "", "첫 줄\n둘째 줄", "문서+회의", "low", "-"]])
+        #expect(try fields(korean) == [["회의록 정리", "done", "2026-12-01", "", "첫 줄\n둘째 줄", "문서+회의", "low", "-", "-"]])
     }
 
     @Test(arguments: [

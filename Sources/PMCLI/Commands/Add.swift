@@ -21,14 +21,15 @@ struct Add: PMCommand {
 
     func run(in context: ProcessContext) throws {
         let deadline = try due.map { try context.parseDate($0) }
-        let rule = try every.map { try RecurrenceNames.parse($0, localizer: context.localizer) }
+        let rule = try every.map { try RecurrenceNames.parseWithEnd($0, localizer: context.localizer) }
         let added = try context.session.add(
             title: title, body: body, due: deadline, assignees: try to.flatMap { try Assignees.names($0) },
             labels: try label.flatMap { try Labels.names($0) },
-            priority: try priority.flatMap { try PriorityNames.parse($0, localizer: context.localizer) }, recur: rule)
+            priority: try priority.flatMap { try PriorityNames.parse($0, localizer: context.localizer) },
+            recur: rule?.rule, until: rule?.until)
         context.output.line(output.json ? TaskJSON.object(added.task, today: context.environment.today) : added.shortID)
         for line in context.sentences.lookalikes(added.lookalikes) { context.output.errorLine(line) }
         if let due, let deadline { context.sayDayChosen(due, deadline) }
-        if let rule { context.sayRepeats(rule, next: added.task.due) }
+        if let rule { context.sayRepeats(rule.rule, next: added.task.due) }
     }
 }

@@ -215,7 +215,7 @@ extension ProcessContext {
         options.parseDate = { try? self.parseDate($0) }
         let ruleWords = RecurrenceNames.words(localizer: l)
         options.ruleNamed = { text in
-            Series.rule(fromRRULE: text) ?? (try? RuleInput.parse(text, words: ruleWords)).map { ($0, nil) }
+            (try? RuleInput.parseWithEnd(text, words: ruleWords)).map { ($0.rule, $0.until) }
         }
         let columnWords: [(CSVColumn, L10nKey)] = [
             (.id, .csvColumnID), (.title, .csvColumnTitle), (.state, .csvColumnState), (.due, .csvColumnDue),

@@ -18,8 +18,8 @@ struct Recur: PMCommand {
 
     func run(in context: ProcessContext) throws {
         guard (rule == nil) == stop else { throw CLIError.recurNeedsRule }
-        let parsed = try rule.map { try RecurrenceNames.parse($0, localizer: context.localizer) }
-        let edited = try context.session.setRecurrence(.typed(id), parsed)
+        let parsed = try rule.map { try RecurrenceNames.parseWithEnd($0, localizer: context.localizer) }
+        let edited = try context.session.setRecurrence(.typed(id), parsed?.rule, until: parsed?.until)
         if output.json {
             context.output.line(TaskJSON.object(edited.task, today: context.environment.today))
             return
@@ -27,7 +27,7 @@ struct Recur: PMCommand {
         context.output.line(context.sentences.edited(edited))
         if let parsed, let series = edited.task.recur {
             let after = series.next(after: edited.task.due, today: context.environment.today)
-            context.sayRepeats(parsed, next: after, after: true)
+            context.sayRepeats(parsed.rule, next: after, after: true)
         }
     }
 }

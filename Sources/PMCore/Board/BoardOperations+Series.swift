@@ -6,14 +6,15 @@ extension Board {
     /// in, so the occurrences already made and those to come are one series.
     /// - Returns: the task before and after.
     @discardableResult
+    /// - Parameter until: the series' last day (nil: the one it has, if any).
     public mutating func setRecurrence(
-        _ id: TaskID, _ rule: Recurrence?, eventID: TaskID, by user: String, at time: String
+        _ id: TaskID, _ rule: Recurrence?, until: CivilDate? = nil, eventID: TaskID, by user: String, at time: String
     ) throws -> (before: BoardTask, after: BoardTask) {
         guard let task = task(id) else { throw PMError.taskNotFound(id.rawValue) }
         let series = rule.map { rule in
             Series(
                 rule: rule, series: task.recur?.series ?? id, start: task.due ?? task.recur?.start ?? .first,
-                until: task.recur?.until)
+                until: until ?? task.recur?.until)
         }
         return try change(id, .recur(series), eventID: eventID, by: user, at: time)
     }

@@ -7,7 +7,8 @@ extension Board {
     @discardableResult
     public mutating func add(
         title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
-        priority: Priority? = nil, recur: Recurrence? = nil, id: TaskID, eventID: TaskID, by user: String, at time: String
+        priority: Priority? = nil, recur: Recurrence? = nil, until: CivilDate? = nil, id: TaskID, eventID: TaskID,
+        by user: String, at time: String
     ) throws -> BoardTask {
         var task = BoardTask(
             id: id, title: try TaskInput.validTitle(title), body: try TaskInput.validBody(body), state: .todo,
@@ -22,7 +23,7 @@ extension Board {
         }
         task.priority = priority
         // A series starts with its first card, from its deadline.
-        task.recur = recur.map { Series(rule: $0, series: id, start: due ?? .first) }
+        task.recur = recur.map { Series(rule: $0, series: id, start: due ?? .first, until: until) }
         tasks.append(task)
         // The task did not exist before: an add never scans the board.
         history.append(

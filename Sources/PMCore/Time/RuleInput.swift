@@ -21,6 +21,14 @@ public enum RuleInput {
         return try reading.rule()
     }
 
+    /// A rule and the last day it may fall on: an RRULE with its UNTIL
+    /// (``Series/rule(fromRRULE:)``), else the reader's words (no end).
+    /// - Throws: ``PMError/badRule(_:part:)``.
+    public static func parseWithEnd(_ text: String, words: RuleWords) throws -> (rule: Recurrence, until: CivilDate?) {
+        if let (rule, until) = Series.rule(fromRRULE: text.trimmingASCIIWhitespace()) { return (rule, until) }
+        return (try parse(text, words: words), nil)
+    }
+
     /// One word or number of the text, with what it may mean.
     struct Piece {
         var typed: String

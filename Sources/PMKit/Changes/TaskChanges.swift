@@ -37,7 +37,7 @@ extension BoardSession {
     ///   deadline, the rule's first date from today on is its deadline.
     public func add(
         title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
-        priority: Priority? = nil, recur: Recurrence? = nil
+        priority: Priority? = nil, recur: Recurrence? = nil, until: CivilDate? = nil
     ) throws -> Added {
         let env = environment
         let id = env.makeID()
@@ -46,7 +46,7 @@ extension BoardSession {
             let lookalikes = Self.lookalikes(of: assignees, on: board)
             let task = try board.add(
                 title: title, body: body, due: due, assignees: assignees, labels: labels, priority: priority,
-                recur: recur, id: id, eventID: env.makeID(), by: env.user, at: now)
+                recur: recur, until: until, id: id, eventID: env.makeID(), by: env.user, at: now)
             return Added(task: task, shortID: TaskLookup.shortID(of: task.id, among: board.tasks), lookalikes: lookalikes)
         }
     }
@@ -100,7 +100,8 @@ extension BoardSession {
 
     /// Sets (or with nil ends) a task's recurring deadline; a task with no
     /// deadline gets the rule's first date from today on (one undo step).
-    public func setRecurrence(_ ref: TaskRef, _ rule: Recurrence?) throws -> Edited {
+    /// - Parameter until: the series' last day (nil: the one it has, if any).
+    public func setRecurrence(_ ref: TaskRef, _ rule: Recurrence?, until: CivilDate? = nil) throws -> Edited {
         let env = environment
         return try change(oneStep: true) { board in
             let id = try ref.find(in: board)
@@ -108,7 +109,7 @@ extension BoardSession {
             if let rule, board.task(id)?.due == nil, let due = Self.firstDate(of: rule, today: env.today) {
                 try board.edit(id, Board.Edit(due: .some(due)), eventID: env.makeID(), by: env.user, at: now)
             }
-            let (_, after) = try board.setRecurrence(id, rule, eventID: env.makeID(), by: env.user, at: now)
+            let (_, after) = try board.setRecurrence(id, rule, until: until, eventID: env.makeID(), by: env.user, at: now)
             return Edited(task: after, made: board.history.appended.count > known ? board.history.appended.last : nil)
         }
     }
