@@ -208,9 +208,7 @@ public struct SimulatedReplica: Sendable {
     @discardableResult
     public mutating func complete(_ id: TaskID, today: CivilDate) -> [Event] {
         changeStep { board, makeID, user, time in
-            let (before, after) = try board.move(id, to: .done, eventID: makeID(), by: user, at: time)
-            guard before.state != after.state || before.conflicts["state"] != nil else { return }
-            board.makeNextOccurrence(after: id, today: today, eventID: makeID(), by: user, at: time)
+            _ = try board.move(id, to: .done, today: today, eventID: makeID(), nextEventID: makeID(), by: user, at: time)
         }
     }
 

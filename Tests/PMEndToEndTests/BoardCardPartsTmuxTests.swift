@@ -12,6 +12,26 @@ import Testing
         return tasks.first { $0["title"] as? String == title }
     }
 
+    /// A recurring card shows ↻ on its own (issue 48); moved to DONE on the
+    /// board it makes its next occurrence, and one undo takes both back.
+    @Test func aRecurringCardDoneOnTheBoardMakesTheNextOne() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Standup", "--every", "week"])
+        let session = try Session(pm: pm)
+        defer { session.close() }
+        #expect(session.waitFor { $0.contains("Standup") && $0.contains("↻") }, "\(session.screen)")
+        try session.keys(">")
+        #expect(session.waitFor { $0.contains("DOING (1)") }, "\(session.screen)")
+        try session.keys(">")
+        #expect(
+            session.waitFor { $0.contains("TODO (1)") && $0.contains("DONE (1)") && $0.contains("Next: 'Standup'") },
+            "\(session.screen)")
+        try session.keys("u")
+        #expect(
+            session.waitFor { $0.contains("TODO (0)") && $0.contains("DOING (1)") && $0.contains("DONE (0)") },
+            "\(session.screen)")
+    }
+
     @Test func theBoardShowsAndEditsPriorityLabelsAndTheChecklist() throws {
         var pm = PMBinary()
         pm.environment["PM_NOW"] = nil

@@ -248,7 +248,8 @@ public struct BoardRenderer {
         if !task.assignees.isEmpty {
             lines.append(("  " + task.assignees.map { "@" + TextSafety.escaped($0) }.joined(separator: " "), [.dim]))
         }
-        if !task.labels.isEmpty || task.progress.total > 0 {
+        // Its recurrence, checklist progress and labels (``CardMarks``): a line when it has any.
+        if !marks.line.isEmpty {
             lines.append(("  " + marks.line, [.dim]))
         }
         if !task.conflicts.isEmpty {

@@ -19,6 +19,21 @@ extension Board {
         return try change(id, .recur(series), eventID: eventID, by: user, at: time)
     }
 
+    /// Moves a task as ``move(_:to:eventID:by:at:)`` does; one that recurs,
+    /// moved to DONE from another column (or out of a conflict over its
+    /// column), makes its next occurrence (``makeNextOccurrence(after:today:eventID:by:at:)``).
+    /// - Returns: the task before and after, and the occurrence made.
+    public mutating func move(
+        _ id: TaskID, to state: TaskState, today: CivilDate, eventID: TaskID, nextEventID: TaskID, by user: String,
+        at time: String
+    ) throws -> (before: BoardTask, after: BoardTask, next: BoardTask?) {
+        let (before, after) = try move(id, to: state, eventID: eventID, by: user, at: time)
+        guard after.state == .done, before.state != .done || before.conflicts["state"] != nil else {
+            return (before, after, nil)
+        }
+        return (before, after, makeNextOccurrence(after: id, today: today, eventID: nextEventID, by: user, at: time))
+    }
+
     /// Makes the occurrence that follows task `id`, which was just done,
     /// when it recurs: in TODO, with the next deadline (``Series/next(after:today:)``),
     /// the title, body, assignees, labels, priority and checklist (unticked)

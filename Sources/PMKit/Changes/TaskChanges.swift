@@ -83,12 +83,9 @@ extension BoardSession {
     public func move(_ ref: TaskRef, to target: TaskState) throws -> Moved {
         let env = environment
         return try change(oneStep: true) { board in
-            let (before, after) = try board.move(
-                try ref.find(in: board), to: target, eventID: env.makeID(), by: env.user, at: now)
-            var next: BoardTask?
-            if after.state == .done, before.state != .done || before.conflicts["state"] != nil {
-                next = board.makeNextOccurrence(after: after.id, today: env.today, eventID: env.makeID(), by: env.user, at: now)
-            }
+            let (before, after, next) = try board.move(
+                try ref.find(in: board), to: target, today: env.today, eventID: env.makeID(), nextEventID: env.makeID(),
+                by: env.user, at: now)
             return Moved(before: before, after: after, next: next)
         }
     }
