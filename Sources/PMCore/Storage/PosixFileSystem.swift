@@ -234,7 +234,37 @@ public struct PosixFileSystem: FileSystem {
     }
 
     public func lockHolders(_ descriptor: Int32) -> [Int32] {
-        guard let status = try? descriptorStatus(descriptor), let text = try? readFile("/proc/locks") else { return [] }
+        guard let status = try? descriptorStatus(descriptor) else { return [] }
+        // The list changes as other programs lock and unlock; read in several
+        // calls, a line can be skipped. One large read is one consistent pass,
+        // and a pass that misses the holder is tried again.
+        for _ in 0..<3 {
+            guard let text = Self.readSystemListAtOnce("/proc/locks") else { return [] }
+            let holders = Self.holders(in: text, of: status)
+            if !holders.isEmpty { return holders }
+        }
+        return []
+    }
+
+    /// A file of /proc read with as few `read` calls as its size allows.
+    private static func readSystemListAtOnce(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { _ = Glibc.close(descriptor) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return nil
+            }
+            if count == 0 { return result }
+            result.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    private static func holders(in text: [UInt8], of status: FileStatus) -> [Int32] {
         let major = ((status.device >> 8) & 0xFFF) | ((status.device >> 32) & ~0xFFF)
         let minor = (status.device & 0xFF) | ((status.device >> 12) & ~0xFF)
         var holders: [Int32] = []
