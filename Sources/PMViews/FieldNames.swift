@@ -12,6 +12,7 @@ package enum FieldNames {
         case "state": return localizer.string(.showState)
         case "priority": return localizer.string(.showPriority)
         case "recur": return localizer.string(.showRecur)
+        case "dueTime": return localizer.string(.showDueTime)
         default:
             if case .item? = CardField(field) { return localizer.string(.showChecklistItem) }
             return TextSafety.escaped(field)
@@ -26,6 +27,11 @@ package enum FieldNames {
         case ("due", .string(let iso)): return CivilDate(iso: iso).map(style.date) ?? TextSafety.escaped(iso)
         case ("priority", .null): return PriorityNames.name(nil, localizer: localizer)
         case ("recur", .null): return localizer.string(.showRecurNone)
+        case ("dueTime", .null): return localizer.string(.showNoDueTime)
+        case ("dueTime", .object):
+            // The time where it was set, and that zone (a conflict's values, not a reader's time).
+            guard let time = DueTime(value: value) else { return "…" }
+            return time.time + " " + TextSafety.escaped(time.zone)
         case ("recur", .object):
             guard let series = Series(value: value) else { return "…" }
             return RecurrenceNames(localizer: localizer, style: style).describe(series)

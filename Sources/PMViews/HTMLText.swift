@@ -1,3 +1,6 @@
+import FoundationEssentials
+import PMCore
+
 /// Text for an HTML page (`pm export html`, `pm serve`): nothing in it is markup.
 package enum HTMLText {
     /// `text` as HTML character data or an attribute value.
@@ -15,5 +18,14 @@ package enum HTMLText {
             }
         }
         return result
+    }
+}
+
+/// A deadline as a page's `<time datetime>` holds it: the day, or the instant in UTC.
+package enum HTMLDeadline {
+    package static func machine(_ deadline: Deadline) -> String {
+        guard let instant = deadline.instant else { return deadline.date.description }
+        let stored = Timestamp.string(from: Date(timeIntervalSince1970: Double(instant)))
+        return String(stored.prefix(16)) + "Z"
     }
 }

@@ -16,6 +16,8 @@ struct CardSentences {
             return .text("")
         }
         let context = MessageArgument.text(TextSafety.escaped(change.context ?? ""))
+        // A deadline's time is said in the line of its day (every change of a deadline writes both).
+        if field == .dueTime, event.changes.contains(where: { $0.field == "due" }) { return nil }
         // The same value on both sides of the usual rule: a conflict resolved.
         if change.from == change.to, field.rule == .usual { return view.sentence(of: change, in: event) }
         switch field {
@@ -43,6 +45,7 @@ struct CardSentences {
             guard !added, !saidMoved else { return nil }
             saidMoved = true
             return view.say(.historyItemMoved, title, context)
+        case .dueTime: return Self.timeAlone(change, title: title, view: view)
         case .recur:
             guard let series = Series(value: change.to) else { return view.say(.historyRecurStopped, title) }
             let rule = RecurrenceNames(localizer: view.localizer, style: view.style).describe(series)
@@ -58,6 +61,18 @@ struct CardSentences {
                 return view.say(.historyCommentWithdrawn, title)
             default: return view.say(.historyCommentEdited, title)
             }
+        }
+    }
+
+    /// A deadline's time changed while its day did not (or the line of the
+    /// day would have said both).
+    private static func timeAlone(_ change: FieldChange, title: MessageArgument, view: HistoryView) -> String? {
+        switch (DueTime(value: change.from), DueTime(value: change.to)) {
+        case (nil, let to?): return view.say(.historyDueTimeSet, title, .text(view.style.timeOfDay(to)))
+        case (let from?, nil): return view.say(.historyDueTimeRemoved, title, .text(view.style.timeOfDay(from)))
+        case (let from?, let to?):
+            return view.say(.historyDueTimeChanged, title, .text(view.style.timeOfDay(from)), .text(view.style.timeOfDay(to)))
+        case (nil, nil): return nil
         }
     }
 }

@@ -175,8 +175,10 @@ package struct HistoryView {
 
     func sentence(of change: FieldChange, in event: HistoryEvent) -> String {
         let l = localizer
+        // A deadline's time of day, changed in the same event as its day.
+        let time = change.field == "due" ? event.changes.first { $0.field == CardField.dueTime.name } : nil
         // The same value on both sides: someone picked it over a conflict's other values.
-        if change.from == change.to {
+        if change.from == change.to, time.map({ $0.from == $0.to }) ?? true {
             return say(
                 .historyResolved, .text(TextSafety.escaped(event.title)),
                 .text(FieldNames.label(change.field, l).lowercased()))
@@ -186,10 +188,11 @@ package struct HistoryView {
             return say(.historyRenamed, .text(text(change.from)), .text(text(change.to)))
         case "due":
             let title = MessageArgument.text(TextSafety.escaped(event.title))
+            let (from, to) = (date(change.from, time: time?.from), date(change.to, time: time?.to))
             switch (change.from, change.to) {
-            case (.null, _): return say(.historyDueSet, title, .text(date(change.to)))
-            case (_, .null): return say(.historyDueRemoved, title, .text(date(change.from)))
-            default: return say(.historyDueChanged, title, .text(date(change.from)), .text(date(change.to)))
+            case (.null, _): return say(.historyDueSet, title, .text(to))
+            case (_, .null): return say(.historyDueRemoved, title, .text(from))
+            default: return say(.historyDueChanged, title, .text(from), .text(to))
             }
         default:
             return say(.historyBodyChanged, .text(TextSafety.escaped(event.title)))
@@ -201,9 +204,9 @@ package struct HistoryView {
         return ""
     }
 
-    private func date(_ value: JSONValue) -> String {
+    private func date(_ value: JSONValue, time: JSONValue? = nil) -> String {
         guard case .string(let text) = value else { return localizer.string(.showNoDue) }
         guard let date = CivilDate(iso: text) else { return TextSafety.escaped(text) }
-        return style.date(date)
+        return style.deadline(Deadline(date: date, time: time.flatMap { DueTime(value: $0) }), localizer: localizer)
     }
 }

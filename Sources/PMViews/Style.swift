@@ -47,6 +47,44 @@ package struct TextStyle {
         return formatter?.string(millisecondsSince1970: Double(date.daysSince1970) * 86_400_000) ?? date.description
     }
 
+    /// A deadline as this reader reads it: a floating day as ``date(_:)``;
+    /// a day and time in the reader's zone, on a 24-hour clock as a schedule
+    /// writes it, and where its zone differs there, the time it was set in
+    /// that zone and the zone's place: `Dec 1, 2026, 23:00 (15:00 in Paris)`.
+    package func deadline(_ deadline: Deadline, localizer: Localizer) -> String {
+        guard let time = deadline.time, let instant = deadline.instant else { return date(deadline.date) }
+        let (day, minutes) = deadline.local(in: zone)
+        let here = localizer.string(.dueDateTime, .text(date(day)), .text(DueTime.clockText(minutes: minutes ?? 0)))
+        let moment = Date(timeIntervalSince1970: Double(instant))
+        guard zone.secondsFromGMT(for: moment) != time.zoneValue.secondsFromGMT(for: moment) else { return here }
+        return localizer.string(
+            .dueElsewhere, .text(here), .text(time.time), .text(TextSafety.escaped(place(of: time, at: moment))))
+    }
+
+    /// A deadline's time of day without its day (a history line of a time
+    /// changed alone): as it was set, its zone's place named when it is not
+    /// the reader's: `15:00`, `15:00 (Paris)`.
+    package func timeOfDay(_ time: DueTime) -> String {
+        if time.zone == zone.identifier { return time.time }
+        // A place's name does not change with the date.
+        return time.time + " (" + TextSafety.escaped(place(of: time, at: Date(timeIntervalSince1970: 0))) + ")"
+    }
+
+    /// A zone's place as the reader's locale names it (`Paris`, `파리`), or
+    /// its offset (`UTC+09:00`).
+    private func place(of time: DueTime, at moment: Date) -> String {
+        if time.zone == "UTC" || DueTime.fixedOffset(time.zone) != nil {
+            return time.zone == "UTC" ? "UTC" : "UTC" + time.zone
+        }
+        let formatter = formatters.formatter(locale: formatLocale, skeleton: "VVV", zone: time.zone)
+        let name = formatter?.string(millisecondsSince1970: moment.timeIntervalSince1970 * 1000) ?? ""
+        // ICU's name for a place it has none for; the zone's own last part then.
+        if name.isEmpty || name.contains("GMT") || name.contains("UTC") {
+            return String(time.zone.split(separator: "/").last ?? "").replacing("_", with: " ")
+        }
+        return name
+    }
+
     /// A stored timestamp as such a date and a short time in the reader's zone.
     package func dateTime(_ stored: String) -> String { format(stored, skeleton: "yMMMdjmm") }
 

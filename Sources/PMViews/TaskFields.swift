@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMCore
 import PMICU
 import PMKit
@@ -21,19 +22,22 @@ package struct TaskFields {
     /// Dates in the reader's form; the values are never coloured (see ``Row/alert``).
     package var style: TextStyle
     package var today: CivilDate
+    /// The instant shown at: a deadline with a time is overdue once it has passed.
+    package var now: Date?
 
-    package init(localizer: Localizer, style: TextStyle, today: CivilDate) {
+    package init(localizer: Localizer, style: TextStyle, today: CivilDate, now: Date? = nil) {
         self.localizer = localizer
         self.style = style
         self.today = today
+        self.now = now
     }
 
     package func rows(_ task: BoardTask) -> [Row] {
         let l = localizer
         var due = (text: l.string(.showNoDue), overdue: false)
-        if let date = task.due {
-            due = (style.date(date), false)
-            if task.isOverdue(today: today) { due = (due.text + " " + l.string(.showOverdue), true) }
+        if let deadline = task.deadline {
+            due = (style.deadline(deadline, localizer: l), false)
+            if task.isOverdue(today: today, now: now) { due = (due.text + " " + l.string(.showOverdue), true) }
         }
         var rows: [(L10nKey, String, Bool)] = [
             (.showID, task.id.rawValue, false),

@@ -176,9 +176,15 @@ struct RecurrenceWorld {
             return copies[who].changeStep { board, makeID, user, time in
                 try board.setRecurrence(task.id, nil, eventID: makeID(), by: user, at: time)
             }
-        case 85..<95:
+        case 85..<90:
             counter += 1
             return copies[who].edit(task.id, .init(title: "Renamed \(counter)")).map { [$0] } ?? []
+        case 90..<95:
+            // A deadline with a time (issue 48, part 1), or a whole day, or none.
+            let day = copies[who].today.adding(days: Int.random(in: 0...9, using: &random))
+            let zone = ["Europe/Paris", "Asia/Seoul", "UTC", "+05:45"].randomElement(using: &random)!
+            let time = chance(60) ? DueTime(hour: Int.random(in: 0...23, using: &random), minute: 30, zone: zone) : nil
+            return copies[who].edit(task.id, .init(due: .some(chance(10) ? nil : day), dueTime: time)).map { [$0] } ?? []
         default: return copies[who].delete(task.id).map { [$0] } ?? []
         }
     }

@@ -207,4 +207,45 @@ import Testing
         let single = try #require(events.first { $0.contains("UID:" + open) })
         #expect(single.contains("STATUS:CONFIRMED") && !single.contains("RRULE"), "\(single)")
     }
+
+    /// A deadline with a time is an event at that time in its zone (a
+    /// TZID), its alarm an hour before; read by Python's icalendar, the
+    /// start is the same instant pm keeps. A whole day stays a DATE.
+    @Test func aDeadlineWithATimeStartsAtItsTime() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Call", "--due", "2026-12-01 15:00 Europe/Paris"])
+        try pm.run(["add", "Weekly", "--due", "2026-12-02 09:30 America/New_York", "--every", "week"])
+        try pm.run(["add", "Whole day", "--due", "2026-12-03"])
+        try pm.run(["add", "Offset", "--due", "2026-12-04T08:00+05:45"])
+        let file = pm.home.file("board.ics")
+        #expect(try pm.run(["export", "ics", "--output", file]).status == 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("DTSTART;TZID=Europe/Paris:20261201T150000\r\n"), "\(text)")
+        #expect(text.contains("DTSTART:20261204T021500Z\r\n"), "\(text)")
+        let script = """
+            import sys, datetime, icalendar
+            cal = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+            for e in cal.walk("VEVENT"):
+                start = e.decoded("DTSTART")
+                if isinstance(start, datetime.datetime):
+                    utc = start.astimezone(datetime.timezone.utc)
+                    alarms = [start + a.decoded("TRIGGER") for a in e.walk("VALARM")]
+                    assert all(start - fire == datetime.timedelta(hours=1) for fire in alarms), alarms
+                    print(e.get("SUMMARY"), utc.strftime("%Y-%m-%dT%H:%M"), len(alarms))
+                else:
+                    print(e.get("SUMMARY"), start.isoformat())
+                if e.get("RRULE"):
+                    from dateutil.rrule import rrulestr
+                    rule = rrulestr(e.get("RRULE").to_ical().decode(), dtstart=start)
+                    print("next", [d.astimezone(datetime.timezone.utc).strftime("%m-%dT%H:%M") for d in rule[:2]])
+            """
+        let (status, out) = try runPython(script, [file], needs: ["icalendar", "dateutil"])
+        #expect(status == 0, "\(out)")
+        #expect(out.contains("Call 2026-12-01T14:00 1"), "\(out)")
+        #expect(out.contains("Weekly 2026-12-02T14:30 1"), "\(out)")
+        #expect(out.contains("Whole day 2026-12-03"), "\(out)")
+        #expect(out.contains("Offset 2026-12-04T02:15 1"), "\(out)")
+        // A weekly series keeps 09:30 in New York: the same UTC time in December.
+        #expect(out.contains("next ['12-02T14:30', '12-09T14:30']"), "\(out)")
+    }
 }

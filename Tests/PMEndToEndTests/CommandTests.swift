@@ -53,7 +53,7 @@ import Testing
         #expect(
             Set(object.keys) == [
                 "id", "title", "body", "state", "due", "overdue", "createdAt", "updatedAt", "assignees", "labels", "priority",
-                "checklist", "comments", "recur",
+                "checklist", "comments", "recur", "dueTime",
             ])
         #expect(try pm.run(["rm", id]).stdout == "Removed 'Write the report' from DOING.\n")
         #expect(try pm.run(["list", "--json"]).stdout == "[]\n")

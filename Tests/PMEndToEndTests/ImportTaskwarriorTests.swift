@@ -204,4 +204,28 @@ import Testing
         // Shown with its end.
         #expect(try pm.run(["show", id]).stdout.contains("every month until Jan 15, 2100"))
     }
+
+    /// Taskwarrior's `due` keeps its time of day (issue 48); one at
+    /// midnight, what `task` stores for a day given alone, is a whole day.
+    @Test func aDueTimeKeepsItsTime() throws {
+        var pm = PMBinary()
+        pm.environment["TZ"] = "Europe/Paris"
+        let task = Taskwarrior()
+        try "data.location=\(task.folder.file("data"))\n".write(
+            toFile: task.folder.file("taskrc"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: task.folder.file("data"), withIntermediateDirectories: true)
+        try task.run(["add", "Meet", "due:2099-12-01T14:30"])
+        try task.run(["add", "Whole day", "due:2099-12-01T23:00"])
+        let file = pm.home.file("tw.json")
+        try FileManager.default.copyItem(atPath: try task.export(), toPath: file)
+        #expect(try pm.run(["import", "taskwarrior", file]).status == 0)
+        let tasks = try listed(pm)
+        // `task` ran in UTC: 14:30 there is 15:30 in Paris; 23:00 there is Paris's midnight.
+        let meet = try #require(tasks.first { $0["title"] as? String == "Meet" })
+        let time = meet["dueTime"] as? [String: Any]
+        #expect(meet["due"] as? String == "2099-12-01" && time?["time"] as? String == "15:30", "\(meet)")
+        #expect(time?["zone"] as? String == "Europe/Paris" && time?["at"] as? String == "2099-12-01T14:30:00.000Z")
+        let whole = try #require(tasks.first { $0["title"] as? String == "Whole day" })
+        #expect(whole["due"] as? String == "2099-12-02" && whole["dueTime"] is NSNull, "\(whole)")
+    }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMCore
 import PMICU
 import PMLocalization
@@ -8,6 +9,10 @@ public struct BoardRenderer {
     public var localizer: Localizer
     public var formatLocale: String
     public var today: CivilDate
+    /// The reader's zone, and the instant drawn at: a deadline with a time
+    /// is shown at the reader's time and is overdue once it has passed.
+    public var zone: Zone = .utc
+    public var now: Date?
 
     /// Checks a typed deadline as it is typed: what date it means (in the
     /// reader's format), or why it is not one. Nil: not checked.
@@ -234,10 +239,11 @@ public struct BoardRenderer {
             cards.changed.contains(task.id)
             ? [("• " + title, ScreenCell.Look.bold)]
             : [(title, ScreenCell.Look())]
-        if let due = task.due {
-            let overdue = task.isOverdue(today: today)
+        if let deadline = task.deadline {
+            let overdue = task.isOverdue(today: today, now: now)
+            let (due, time) = deadline.shown(in: zone)
             // At 80 columns a column has 25 cells: a compact date keeps "overdue" whole, as `pm list` does.
-            var label = cards.deadlines.label(due, overdue: overdue, fitting: width - 3, today: today)
+            var label = cards.deadlines.label(due, time: time, overdue: overdue, fitting: width - 3, today: today)
             var look: ScreenCell.Look = overdue ? [.red] : [.dim]
             if !overdue, cards.reminders.contains(task.id) {
                 label = localizer.string(.cardDueToday)

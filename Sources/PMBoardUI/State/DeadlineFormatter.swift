@@ -14,12 +14,15 @@ public final class DeadlineFormatter {
     private var compactCache: [CivilDate: String] = [:]
     private struct Fitting: Hashable {
         var date: CivilDate
+        /// The time of day (`23:00`, the reader's), for a deadline that has one.
+        var time: String?
         var overdue: Bool
         var width: Int
         /// The day it was made on: a board left open past midnight says "due today" of the new day only.
         var today: CivilDate
     }
     private let dueToday: String
+    private let dateTime: MessageFormat?
     private var fittingCache: [Fitting: String] = [:]
     private var last: (key: Fitting, label: String)?
 
@@ -31,6 +34,7 @@ public final class DeadlineFormatter {
         due = localizer.format(.cardDue)
         overdue = localizer.format(.cardOverdue)
         dueToday = localizer.string(.cardDueToday)
+        dateTime = localizer.format(.dueDateTime)
     }
 
     /// The card's deadline line: `due Jan 15, 2020` or `Jan 15, 2020 (overdue)`.
@@ -46,25 +50,33 @@ public final class DeadlineFormatter {
     /// the month in words as everywhere) in the card's words, else that
     /// date alone; overdue always says so, a far date then told to its
     /// month (`Dec 2025 (overdue)`) when its whole date leaves no room.
-    public func label(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
-        let key = Fitting(date: date, overdue: isOverdue, width: width, today: today)
+    /// A deadline with a time of day says it after the day (`due Dec 1,
+    /// 23:00`): `date` and `time` are then the reader's.
+    public func label(
+        _ date: CivilDate, time: String? = nil, overdue isOverdue: Bool, fitting width: Int, today: CivilDate
+    ) -> String {
+        let key = Fitting(date: date, time: time, overdue: isOverdue, width: width, today: today)
         // Cards come in deadline order: the label just made is most often the one asked for.
         if let last, last.key == key { return last.label }
         let label: String
         if let cached = fittingCache[key] {
             label = cached
         } else {
-            label = makeLabel(date, overdue: isOverdue, fitting: width, today: today)
+            label = makeLabel(date, time: time, overdue: isOverdue, fitting: width, today: today)
             fittingCache[key] = label
         }
         last = (key, label)
         return label
     }
 
-    private func makeLabel(_ date: CivilDate, overdue isOverdue: Bool, fitting width: Int, today: CivilDate) -> String {
-        if !isOverdue, date == today, TerminalCells.width(of: dueToday) <= width { return dueToday }
-        let short = compactCache[date] ?? local.compact(date, today: today, using: compactFormatters)
-        compactCache[date] = short
+    private func makeLabel(
+        _ date: CivilDate, time: String?, overdue isOverdue: Bool, fitting width: Int, today: CivilDate
+    ) -> String {
+        let withTime = { (day: String) in time.map { self.dateTime?.render([.text(day), .text($0)]) ?? day + " " + $0 } ?? day }
+        if !isOverdue, date == today, TerminalCells.width(of: withTime(dueToday)) <= width { return withTime(dueToday) }
+        let day = compactCache[date] ?? local.compact(date, today: today, using: compactFormatters)
+        compactCache[date] = day
+        let short = withTime(day)
         let worded = (isOverdue ? overdue : due)?.render([.text(short)]) ?? short
         if TerminalCells.width(of: worded) <= width { return worded }
         if isOverdue {

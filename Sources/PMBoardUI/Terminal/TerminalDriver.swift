@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMCore
 
 #if canImport(Glibc)
@@ -24,6 +25,8 @@ public protocol BoardSource: AnyObject {
     func tick()
     /// The viewer's date now: it changes at midnight in the viewer's time zone.
     func today() -> CivilDate
+    /// The instant now, for deadlines with a time.
+    func now() -> Date?
     /// The cards whose reminder is due now, each with the words that announce it.
     func reminders(_ tasks: [BoardTask]) -> [TaskID: String]
     /// Whether the board's filter lets `task` through (its text as `pm list
@@ -39,6 +42,8 @@ public protocol BoardSource: AnyObject {
 }
 
 extension BoardSource {
+    /// The instant now, for deadlines with a time; nil: none is told apart from its day.
+    public func now() -> Date? { nil }
     public func admits(_ task: BoardTask, _ filter: BoardScreen.Filter) -> Bool {
         filter.text.isEmpty || task.title.localizedStandardContainsFallback(filter.text)
     }
@@ -139,7 +144,7 @@ public final class TerminalDriver {
             guard let task = tasks[id] else { return true }
             formTask = task
             var form = TaskForm(
-                task: id, title: task.title, body: task.body, due: task.due?.description ?? "",
+                task: id, title: task.title, body: task.body, due: task.deadline?.typed ?? "",
                 assignees: task.assignees.joined(separator: ", "), priority: renderer.cardMarks?(task).word ?? "",
                 labels: task.labels.joined(separator: ", "), checklist: TaskForm.checklistText(task.checklist))
             form.items = task.checklist
@@ -197,6 +202,14 @@ public final class TerminalDriver {
             renderer.today = today
             dirty = true
         }
+        // A deadline with a time becomes overdue at its minute.
+        let now = source.now()
+        if let now, let before = renderer.now, Int(now.timeIntervalSince1970 / 60) != Int(before.timeIntervalSince1970 / 60),
+            tasks.values.contains(where: { $0.dueTime != nil })
+        {
+            dirty = true
+        }
+        renderer.now = now
         checkReminders()
     }
 

@@ -20,16 +20,19 @@ struct Add: PMCommand {
     @OptionGroup var output: JSONOption
 
     func run(in context: ProcessContext) throws {
-        let deadline = try due.map { try context.parseDate($0) }
+        let deadline = try due.map { try context.parseDeadline($0) }
         let rule = try every.map { try RecurrenceNames.parseWithEnd($0, localizer: context.localizer) }
         let added = try context.session.add(
-            title: title, body: body, due: deadline, assignees: try to.flatMap { try Assignees.names($0) },
+            title: title, body: body, due: deadline?.date, dueTime: deadline?.time,
+            assignees: try to.flatMap { try Assignees.names($0) },
             labels: try label.flatMap { try Labels.names($0) },
             priority: try priority.flatMap { try PriorityNames.parse($0, localizer: context.localizer) },
             recur: rule?.rule, until: rule?.until)
-        context.output.line(output.json ? TaskJSON.object(added.task, today: context.environment.today) : added.shortID)
+        context.output.line(
+            output.json
+                ? TaskJSON.object(added.task, today: context.environment.today, now: context.environment.now()) : added.shortID)
         for line in context.sentences.lookalikes(added.lookalikes) { context.output.errorLine(line) }
-        if let due, let deadline { context.sayDayChosen(due, deadline) }
+        if let deadline, !deadline.day.isEmpty { context.sayDayChosen(deadline.day, deadline.date) }
         if let rule { context.sayRepeats(rule.rule, next: added.task.due) }
     }
 }

@@ -24,7 +24,8 @@ extension ProcessContext {
     /// Assigns or unassigns and says what it did (or that nothing changed).
     func assign(_ id: String, adding: [String] = [], removing: [String] = [], json: Bool) throws {
         let edited = try session.assign(.typed(id), adding: adding, removing: removing)
-        output.line(json ? TaskJSON.object(edited.task, today: environment.today) : sentences.edited(edited))
+        output.line(
+            json ? TaskJSON.object(edited.task, today: environment.today, now: environment.now()) : sentences.edited(edited))
         for line in sentences.lookalikes(edited.lookalikes) { output.errorLine(line) }
     }
 }

@@ -64,6 +64,7 @@ struct BoardCommand: PMCommand {
         var renderer = BoardRenderer(
             localizer: context.localizer, formatLocale: context.formatLocale, today: context.environment.today)
         renderer.checkDue = LiveBoard.checkDue(context)
+        (renderer.zone, renderer.now) = (context.environment.timeZone, context.environment.now())
         let localizer = context.localizer
         nonisolated(unsafe) let fields = TaskFields(
             localizer: localizer, style: context.style(color: false), today: context.environment.today)
@@ -192,9 +193,10 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         let priority = form.priority.trimmingWhiteSpace()
         let chosen = priority.isEmpty ? nil : try PriorityNames.parse(priority, localizer: context.localizer)
         guard let id = form.task else {
-            let deadline = due.isEmpty ? nil : try context.parseDate(due)
+            let deadline = due.isEmpty ? nil : try context.parseDeadline(due)
             let added = try session.add(
-                title: form.title, body: form.body, due: deadline, assignees: assignees, labels: labels, priority: chosen)
+                title: form.title, body: form.body, due: deadline?.date, dueTime: deadline?.time, assignees: assignees,
+                labels: labels, priority: chosen)
             let items = CardChange.checklist(from: [], to: TaskForm.checklistItems(form.checklist))
             _ = try session.change(.id(added.task.id), items)
             return say.added(added.task)
@@ -202,7 +204,10 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         var edit = Board.Edit()
         if form.title != form.original[0] { edit.title = form.title }
         if form.body != form.original[1] { edit.body = form.body }
-        if form.due != form.original[2] { edit.due = .some(due.isEmpty ? nil : try context.parseDate(due)) }
+        if form.due != form.original[2] {
+            let deadline = due.isEmpty ? nil : try context.parseDeadline(due)
+            (edit.due, edit.dueTime) = (.some(deadline?.date), deadline?.time)
+        }
         // Only the names taken off or added in the form: a colleague's assignment meanwhile stays.
         let before = try names(form.original[3])
         let adding = assignees.filter { !before.contains($0) }
@@ -241,8 +246,9 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         let localizer = context.localizer
         nonisolated(unsafe) let context = context
         return { text in
-            guard let date = try? context.parseDate(text) else { return (false, localizer.string(.boardFormBadDue)) }
-            return (true, localizer.string(.boardFormDueMeans, .text(context.style(color: false).date(date))))
+            guard let typed = try? context.parseDeadline(text) else { return (false, localizer.string(.boardFormBadDue)) }
+            let shown = context.style(color: false).deadline(Deadline(date: typed.date, time: typed.time), localizer: localizer)
+            return (true, localizer.string(.boardFormDueMeans, .text(shown)))
         }
     }
 
@@ -264,9 +270,9 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
     /// The filter as `pm list` has it: the text where `--grep` finds it (the
     /// reader's collation, case and accents ignored), "mine" as `pm remind`.
     func admits(_ task: BoardTask, _ filter: BoardScreen.Filter) -> Bool {
-        if !fixed.admits(task, today: context.environment.today) { return false }
+        if !fixed.admits(task, today: context.environment.today, now: context.environment.now()) { return false }
         if let view {
-            if !view.filter.admits(task, today: context.environment.today) { return false }
+            if !view.filter.admits(task, today: context.environment.today, now: context.environment.now()) { return false }
             if !view.states.isEmpty, !view.states.contains(task.state) { return false }
             if let text = view.text, !textMatch.finds(text, in: task) { return false }
         }
@@ -329,13 +335,20 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
 
     func today() -> CivilDate { context.environment.today }
 
+    func now() -> Date? { context.environment.now() }
+
     func reminders(_ tasks: [BoardTask]) -> [TaskID: String] {
         let style = context.style(color: false)
         let due = context.reminders.due(
             session.remindable(tasks), now: context.environment.now(), zone: context.environment.timeZone)
         return Dictionary(
             due.map { task in
-                (task.id, context.localizer.string(.remindLine, context.shown(task.title), .text(task.due.map(style.date) ?? "")))
+                (
+                    task.id,
+                    context.localizer.string(
+                        .remindLine, context.shown(task.title),
+                        .text(task.deadline.map { style.deadline($0, localizer: context.localizer) } ?? ""))
+                )
             }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -17,6 +17,8 @@ struct Delete: PMCommand {
     func run(in context: ProcessContext) throws {
         let task = try context.session.delete(.typed(id))
         context.output.line(
-            output.json ? TaskJSON.object(task, today: context.environment.today) : context.sentences.deleted(task))
+            output.json
+                ? TaskJSON.object(task, today: context.environment.today, now: context.environment.now())
+                : context.sentences.deleted(task))
     }
 }

@@ -24,9 +24,14 @@ struct Edit: PMCommand {
         var change = Board.Edit(title: title, body: body)
         if let priority { change.priority = .some(try PriorityNames.parse(priority, localizer: context.localizer)) }
         if noDue { change.due = .some(nil) }
-        if let due { change.due = .some(try context.parseDate(due)) }
+        if let due {
+            let deadline = try context.parseDeadline(due)
+            (change.due, change.dueTime) = (.some(deadline.date), deadline.time)
+        }
         let edited = try context.session.edit(.typed(id), change)
         context.output.line(
-            output.json ? TaskJSON.object(edited.task, today: context.environment.today) : context.sentences.edited(edited))
+            output.json
+                ? TaskJSON.object(edited.task, today: context.environment.today, now: context.environment.now())
+                : context.sentences.edited(edited))
     }
 }

@@ -213,6 +213,7 @@ extension ProcessContext {
             do { return .some(try PriorityNames.parse(text, localizer: l)) } catch { return nil }
         }
         options.parseDate = { try? self.parseDate($0) }
+        options.parseDeadline = { text in (try? self.parseDeadline(text)).map { ($0.date, $0.time) } }
         let ruleWords = RecurrenceNames.words(localizer: l)
         options.ruleNamed = { text in
             (try? RuleInput.parseWithEnd(text, words: ruleWords)).map { ($0.rule, $0.until) }

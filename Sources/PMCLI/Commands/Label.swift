@@ -42,6 +42,7 @@ extension ProcessContext {
     /// what it did (or that nothing changed).
     func changeCard(_ id: String, _ change: CardChange, json: Bool) throws {
         let edited = try session.change(.typed(id), change)
-        output.line(json ? TaskJSON.object(edited.task, today: environment.today) : sentences.edited(edited))
+        output.line(
+            json ? TaskJSON.object(edited.task, today: environment.today, now: environment.now()) : sentences.edited(edited))
     }
 }

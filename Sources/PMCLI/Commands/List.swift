@@ -42,17 +42,17 @@ struct List: PMCommand {
                 tasks: sorted(snapshot.tasks.filter { $0.state == state }, by: order, locale: context.formatLocale))
         }
         if output.json {
-            context.output.line(TaskJSON.array(columns.flatMap(\.tasks), today: today))
+            context.output.line(TaskJSON.array(columns.flatMap(\.tasks), today: today, now: context.environment.now()))
             return
         }
         let view = BoardView(
             localizer: context.localizer, style: context.style(color: colors.useColor(context)), width: context.width,
-            today: today)
+            today: today, now: context.environment.now())
         let listed = columns.flatMap(\.tasks)
         context.output.bytes(
             view.render(
                 columns, shortIDs: TaskLookup.shortIDs(for: snapshot.board.tasks), total: listed.count,
-                overdue: listed.filter { $0.isOverdue(today: today) }.count))
+                overdue: listed.filter { $0.isOverdue(today: today, now: view.now) }.count))
         footer(context, snapshot, listed: listed.count)
     }
 

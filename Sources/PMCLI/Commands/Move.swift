@@ -23,6 +23,7 @@ extension ProcessContext {
     /// Moves a task and says so (or that it was already there).
     func move(_ id: String, to target: TaskState, json: Bool) throws {
         let moved = try session.move(.typed(id), to: target)
-        output.line(json ? TaskJSON.object(moved.after, today: environment.today) : sentences.moved(moved))
+        output.line(
+            json ? TaskJSON.object(moved.after, today: environment.today, now: environment.now()) : sentences.moved(moved))
     }
 }

@@ -58,6 +58,18 @@ extension ProcessContext {
             localFormat: LocalDateFormat(locale: formatLocale))
     }
 
+    /// A deadline as typed, with its time of day when it has one
+    /// (``DueInput``): the day, the time (in the zone named, else the
+    /// reader's), and the words that named the day.
+    func parseDeadline(_ text: String) throws -> (date: CivilDate, time: DueTime?, day: String) {
+        let parts = try DueInput.split(text, words: DateWordTable.timeWords(localizer: localizer))
+        guard let hour = parts.hour else { return (try parseDate(text), nil, text) }
+        let date = parts.day.isEmpty ? environment.today : try parseDate(parts.day)
+        let zone = parts.zone ?? DueTime.zoneName(of: environment.timeZone, on: date)
+        guard let time = DueTime(hour: hour, minute: parts.minute, zone: zone) else { throw PMError.invalidDate(text) }
+        return (date, time, parts.day)
+    }
+
     /// A title as printed in a sentence: escaped, never raw.
     /// The day pm chose for a date typed in a form that reads two ways
     /// (`vendredi prochain`, `1/3`), on standard error (standard output is

@@ -21,7 +21,7 @@ struct Recur: PMCommand {
         let parsed = try rule.map { try RecurrenceNames.parseWithEnd($0, localizer: context.localizer) }
         let edited = try context.session.setRecurrence(.typed(id), parsed?.rule, until: parsed?.until)
         if output.json {
-            context.output.line(TaskJSON.object(edited.task, today: context.environment.today))
+            context.output.line(TaskJSON.object(edited.task, today: context.environment.today, now: context.environment.now()))
             return
         }
         context.output.line(context.sentences.edited(edited))

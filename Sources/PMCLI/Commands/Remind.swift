@@ -34,7 +34,7 @@ struct Remind: PMCommand {
         let notifier = notify ? DesktopNotifier(environment: ProcessContext.variables) : nil
         if let notifier { DesktopReminders.withdrawStale(&state, tasks: tasks, notifier: notifier) }
         if output.json {
-            context.output.line(TaskJSON.array(fresh, today: env.today))
+            context.output.line(TaskJSON.array(fresh, today: env.today, now: env.now()))
         } else {
             show(fresh, notifier: notifier, state: &state, context)
         }
@@ -54,7 +54,9 @@ struct Remind: PMCommand {
         var desktop = notifier
         for task in fresh {
             let line = { (style: TextStyle) in
-                context.localizer.string(.remindLine, context.shown(task.title), .text(task.due.map(style.date) ?? ""))
+                context.localizer.string(
+                    .remindLine, context.shown(task.title),
+                    .text(task.deadline.map { style.deadline($0, localizer: context.localizer) } ?? ""))
             }
             let key = ReminderSchedule.key(task)
             if let notifier = desktop {

@@ -18,8 +18,9 @@ struct Show: PMCommand {
         // Only the task shown is decoded (through the board's index).
         let lines = try context.session.store().withFewTasks { board in
             let task = try TaskLookup.find(id, in: board ?? context.session.emptyBoard())
-            if output.json { return [TaskJSON.object(task, today: today)] }
-            let view = TaskView(localizer: context.localizer, style: context.style(color: colors.useColor(context)), today: today)
+            if output.json { return [TaskJSON.object(task, today: today, now: context.environment.now())] }
+            var view = TaskView(localizer: context.localizer, style: context.style(color: colors.useColor(context)), today: today)
+            view.now = context.environment.now()
             return view.render(task)
         }
         for line in lines { context.output.line(line) }

@@ -22,13 +22,13 @@ struct Status: PMCommand {
     func run(in context: ProcessContext) throws {
         let status = try context.session.status()
         if output.json {
-            context.output.line(json(status, today: context.environment.today).prettyJSON)
+            context.output.line(json(status, today: context.environment.today, now: context.environment.now()).prettyJSON)
         } else {
             render(status, context)
         }
     }
 
-    private func json(_ status: BoardSession.Status, today: CivilDate) -> JSONValue {
+    private func json(_ status: BoardSession.Status, today: CivilDate, now: Date) -> JSONValue {
         var remote = JSONValue.null
         if let target = status.target {
             remote = .object([
@@ -41,7 +41,7 @@ struct Status: PMCommand {
             "tasks": .object(
                 Dictionary(
                     uniqueKeysWithValues: zip(TaskState.allCases.map(\.rawValue), status.counts.map { .number(String($0)) }))),
-            "overdue": .number(String(status.overdue(today: today))), "remote": remote,
+            "overdue": .number(String(status.overdue(today: today, now: now))), "remote": remote,
             "lastSync": status.sync.lastSync.map(JSONValue.string) ?? .null, "waiting": .number(String(status.waiting)),
             "conflicts": .array(
                 status.conflicted.map { task in
@@ -57,7 +57,7 @@ struct Status: PMCommand {
     private func render(_ status: BoardSession.Status, _ context: ProcessContext) {
         let l = context.localizer
         let (board, target, reachable, counts) = (status.board, status.target, status.reachable, status.counts)
-        let overdue = status.overdue(today: context.environment.today)
+        let overdue = status.overdue(today: context.environment.today, now: context.environment.now())
         let conflicted = status.conflicted
         let style = context.style(color: colors.useColor(context))
         // Each number with its counter where the language has one (할 일 3개).

@@ -107,6 +107,20 @@ enum DateWordTable {
         return words
     }
 
+    /// The words of a time of day (`date.time.*`): the reader's language's,
+    /// and English's `am`/`pm`, which work everywhere as `tomorrow` does.
+    static func timeWords(localizer: Localizer) -> TimeWords {
+        func set(_ key: L10nKey) -> Set<String> {
+            Set(
+                localizer.string(key).split(separator: "|").map { LooseText.fold(String($0)) }.filter { $0 != "-" && !$0.isEmpty }
+            )
+        }
+        return TimeWords(
+            morning: set(.dateTimeMorning).union(["am"]), afternoon: set(.dateTimeAfternoon).union(["pm"]),
+            hourMarks: set(.dateTimeHourMarks), minuteMarks: set(.dateTimeMinuteMarks), before: set(.dateTimeBefore),
+            fold: { LooseText.fold($0) })
+    }
+
     /// Month names and abbreviations as ICU writes them in `locale`, and in
     /// English (a built-in form, as `tomorrow` is), folded: `décembre`,
     /// `déc`, `december`, `dec`.

@@ -38,7 +38,9 @@ struct FilterOptions: ParsableArguments {
         let filter = try self.filter(context)
         var board = try context.session.loadBoard()
         let today = context.environment.today
-        if !filter.isEmpty { board.tasks = board.tasks.filter { filter.admits($0, today: today) } }
+        if !filter.isEmpty {
+            board.tasks = board.tasks.filter { filter.admits($0, today: today, now: context.environment.now()) }
+        }
         return board
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMBoardUI
 import PMCore
 import PMICU
@@ -16,6 +17,8 @@ struct BoardView {
     var style: TextStyle
     var width: Int
     var today: CivilDate
+    /// The instant the list is made at: a deadline with a time is overdue once it has passed.
+    var now: Date? = nil
 
     struct Column {
         var state: TaskState
@@ -143,9 +146,10 @@ struct BoardView {
             // Sync's marks (DESIGN.md §9): values in conflict, a task kept from a deletion.
             let conflictMarks = syncMarks(of: task)
             // The deadline first, then who, then sync's marks: the board's order (one card, one form).
-            if let due = task.due {
+            if let deadline = task.deadline {
                 addDeadline(
-                    due, overdue: task.isOverdue(today: today), indent: indent, width: width, deadlines: deadlines, to: &lines)
+                    deadline, overdue: task.isOverdue(today: today, now: now), indent: indent, width: width,
+                    deadlines: deadlines, to: &lines)
             }
             if !task.assignees.isEmpty {
                 let names = TerminalCells.fit(
@@ -229,16 +233,17 @@ struct BoardView {
 
     /// A task's deadline line, under its title (`indent` deep), red when overdue.
     private func addDeadline(
-        _ due: CivilDate, overdue: Bool, indent: String, width: Int, deadlines: DeadlineFormatter, to lines: inout Lines
+        _ deadline: Deadline, overdue: Bool, indent: String, width: Int, deadlines: DeadlineFormatter, to lines: inout Lines
     ) {
         let indentCells = indent.utf8.count
+        let (due, time) = deadline.shown(in: style.zone)
         // At 80 columns a column has 25 cells: a compact date, and if
         // need be a shallower indent, keep the deadline whole.
         var lead = indent
-        var label = deadlines.label(due, overdue: overdue, fitting: width - indentCells, today: today)
+        var label = deadlines.label(due, time: time, overdue: overdue, fitting: width - indentCells, today: today)
         if TerminalCells.width(of: label) > width - indentCells {
             lead = String(indent.prefix(2))
-            label = deadlines.label(due, overdue: overdue, fitting: width - lead.utf8.count, today: today)
+            label = deadlines.label(due, time: time, overdue: overdue, fitting: width - lead.utf8.count, today: today)
         }
         let text = TerminalCells.fit(label, toWidth: max(1, width - lead.utf8.count))
         lines.add(lead)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMCore
 import PMICU
 import PMKit
@@ -18,6 +19,7 @@ struct HTMLExport: BoardExporter {
     var today: CivilDate
     /// When the page was made, ISO 8601 UTC.
     var madeAt: String
+    var now: Date? { Timestamp.parse(madeAt, zone: .utc) }
     /// The newest changes, newest first: who (safe text, ``HistoryView/who(_:)``) and history sentences.
     var newest: [(at: String, by: String, sentence: String)]
     /// Shown in the header when the board was filtered (`--mine`, `--state`...).
@@ -27,7 +29,7 @@ struct HTMLExport: BoardExporter {
 
     func page(_ tasks: [BoardTask]) -> String {
         let l = localizer
-        let overdue = tasks.filter { $0.isOverdue(today: today) }.count
+        let overdue = tasks.filter { $0.isOverdue(today: today, now: now) }.count
         var summary = l.plural(.listSummary, count: tasks.count)
         if overdue > 0 { summary += " · " + l.plural(.listOverdue, count: overdue) }
         var html = """
@@ -83,14 +85,15 @@ struct HTMLExport: BoardExporter {
 
     private func card(_ task: BoardTask) -> String {
         let l = localizer
-        let late = task.isOverdue(today: today)
+        let late = task.isOverdue(today: today, now: now)
         var html = "<li class=\"card\(late ? " overdue" : "")\(task.conflicts.isEmpty ? "" : " conflict")\">\n"
         html += "<h3>\(Self.escaped(TextSafety.escaped(task.title)))</h3>\n"
-        if let due = task.due {
+        if let deadline = task.deadline {
+            let due = deadline.shown(in: style.zone).date
             let key: L10nKey = late ? .htmlOverdue : due == today ? .htmlDueToday : .htmlDue
-            let text = l.string(key, .text(style.date(due)))
+            let text = l.string(key, .text(style.deadline(deadline, localizer: l)))
             html +=
-                "<p class=\"due\(due == today ? " today" : "")\"><time datetime=\"\(due.description)\">\(Self.escaped(text))</time></p>\n"
+                "<p class=\"due\(due == today ? " today" : "")\"><time datetime=\"\(HTMLDeadline.machine(deadline))\">\(Self.escaped(text))</time></p>\n"
         }
         if !task.assignees.isEmpty {
             let names = Assignees.sorted(task.assignees).map { "@" + TextSafety.escaped($0) }.joined(separator: " ")

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMCore
 import PMICU
 import PMKit
@@ -10,10 +11,11 @@ struct TaskView {
     var localizer: Localizer
     var style: TextStyle
     var today: CivilDate
+    var now: Date? = nil
 
     func render(_ task: BoardTask) -> [String] {
         let l = localizer
-        let fields = TaskFields(localizer: l, style: style, today: today)
+        let fields = TaskFields(localizer: l, style: style, today: today, now: now)
         let rows = fields.rows(task)
         let labelWidth = rows.map { TerminalCells.width(of: $0.label) }.max() ?? 0
         var lines = rows.map { row in

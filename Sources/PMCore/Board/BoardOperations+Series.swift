@@ -53,6 +53,8 @@ extension Board {
         next.assignees = done.assignees
         next.labels = done.labels
         next.priority = done.priority
+        // The same time of day, in the same zone, on the next date.
+        next.dueTime = done.dueTime
         next.allItems = done.allItems.filter(\.isShown).map { ChecklistItem(id: $0.id, text: $0.text, position: $0.position) }
         next.recur = series
         tasks.append(next)

@@ -6,7 +6,8 @@ extension Board {
     /// - Returns: the new task.
     @discardableResult
     public mutating func add(
-        title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
+        title: String, body: String = "", due: CivilDate? = nil, dueTime: DueTime? = nil, assignees: [String] = [],
+        labels: [String] = [],
         priority: Priority? = nil, recur: Recurrence? = nil, until: CivilDate? = nil, id: TaskID, eventID: TaskID,
         by user: String, at time: String
     ) throws -> BoardTask {
@@ -22,6 +23,7 @@ extension Board {
             if task.labels.count > Labels.taskLimit { throw PMError.tooMany(.labels, limit: Labels.taskLimit) }
         }
         task.priority = priority
+        if due != nil { task.dueTime = dueTime }
         // A series starts with its first card, from its deadline.
         task.recur = recur.map { Series(rule: $0, series: id, start: due ?? .first, until: until) }
         tasks.append(task)
@@ -38,13 +40,19 @@ extension Board {
         public var body: String?
         /// `.some(nil)` removes the deadline.
         public var due: CivilDate??
+        /// The time of day that goes with a new `due`; nil for a floating day.
+        public var dueTime: DueTime?
         /// `.some(nil)` takes the priority away.
         public var priority: Priority??
 
-        public init(title: String? = nil, body: String? = nil, due: CivilDate?? = nil, priority: Priority?? = nil) {
+        public init(
+            title: String? = nil, body: String? = nil, due: CivilDate?? = nil, dueTime: DueTime? = nil,
+            priority: Priority?? = nil
+        ) {
             self.title = title
             self.body = body
             self.due = due
+            self.dueTime = dueTime
             self.priority = priority
         }
     }
@@ -74,13 +82,8 @@ extension Board {
             task.body = valid
             task.conflicts["body"] = nil
         }
-        if let due = edit.due, due != task.due || task.conflicts["due"] != nil {
-            changes.append(
-                FieldChange(
-                    field: "due", from: task.due.map { .string($0.description) } ?? .null,
-                    to: due.map { .string($0.description) } ?? .null))
-            task.due = due
-            task.conflicts["due"] = nil
+        if let due = edit.due {
+            changes += Self.deadlineChanges(of: &task, to: due, time: due == nil ? nil : edit.dueTime)
         }
         if let priority = edit.priority, priority != task.priority || task.conflicts["priority"] != nil {
             let value = { (priority: Priority?) in priority.map { JSONValue.string($0.rawValue) } ?? .null }
@@ -95,6 +98,29 @@ extension Board {
             before: tasks[index])
         tasks[index] = task
         return task
+    }
+
+    /// The changes that set a deadline: its day and its time (the log
+    /// writes those whose value changed or held a conflict); none when
+    /// neither changes.
+    static func deadlineChanges(of task: inout BoardTask, to due: CivilDate?, time: DueTime?) -> [FieldChange] {
+        let timeField = CardField.dueTime.name
+        guard due != task.due || time != task.dueTime || task.conflicts["due"] != nil || task.conflicts[timeField] != nil
+        else { return [] }
+        var changes = [
+            FieldChange(
+                field: "due", from: task.due.map { .string($0.description) } ?? .null,
+                to: due.map { .string($0.description) } ?? .null)
+        ]
+        // A whole day that stays one writes no time.
+        if time != nil || task.dueTime != nil || task.conflicts[timeField] != nil {
+            changes.append(FieldChange(field: timeField, from: task.dueTime?.value ?? .null, to: time?.value ?? .null))
+        }
+        task.due = due
+        task.dueTime = time
+        task.conflicts["due"] = nil
+        task.conflicts[timeField] = nil
+        return changes
     }
 
     /// Assigns the task to `adding` and takes it from `removing` (names as

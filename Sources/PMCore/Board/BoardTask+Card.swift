@@ -10,6 +10,7 @@ extension BoardTask {
         case .item(let id, let part): return allItems.first { $0.id == id }?.value(part) ?? .null
         case .comment(let id): return allComments.first { $0.id == id }?.value ?? .null
         case .recur: return recur?.value ?? .null
+        case .dueTime: return dueTime?.value ?? .null
         }
     }
 
@@ -36,6 +37,12 @@ extension BoardTask {
                 recur = nil
             } else if let series = Series(value: value) {
                 recur = series
+            }
+        case .dueTime:
+            if value == .null {
+                dueTime = nil
+            } else if let time = DueTime(value: value) {
+                dueTime = time
             }
         }
     }
@@ -81,6 +88,7 @@ extension BoardTask {
         var fields: [CardField] = labels.map(CardField.label)
         if priority != nil { fields.append(.priority) }
         if recur != nil { fields.append(.recur) }
+        if dueTime != nil { fields.append(.dueTime) }
         for item in allItems {
             for part in CardField.ItemPart.allCases where item.value(part) != .null && item.value(part) != .bool(false) {
                 fields.append(.item(item.id, part))

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// One card of the board.
 ///
 /// Its fields live in a shared box, copied only when a copy changes, so a
@@ -40,6 +42,7 @@ public struct BoardTask: Equatable, Sendable {
         /// Every comment, withdrawn ones too, oldest first.
         var comments: [Comment] = []
         var recur: Series?
+        var dueTime: DueTime?
     }
 
     public var title: String {
@@ -84,6 +87,13 @@ public struct BoardTask: Equatable, Sendable {
         get { box.shown.priority }
         set { change { $0.priority = newValue } }
     }
+    /// The deadline's time of day and zone; nil for a floating day (or no deadline).
+    public var dueTime: DueTime? {
+        get { box.shown.dueTime }
+        set { change { $0.dueTime = newValue } }
+    }
+    /// The deadline, with its time when it has one.
+    public var deadline: Deadline? { due.map { Deadline(date: $0, time: dueTime) } }
     /// Its recurring deadline; nil when it does not recur.
     public var recur: Series? {
         get { box.shown.recur }
@@ -264,32 +274,6 @@ public struct BoardTask: Equatable, Sendable {
         (a.heads, a.live, a.tracked) = ([:], [], true)
         (b.heads, b.live, b.tracked) = ([:], [], true)
         return a == b
-    }
-
-    /// Overdue: not done, and the deadline is before `today` (the viewer's date).
-    /// A deadline of today is not overdue.
-    public func isOverdue(today: CivilDate) -> Bool {
-        guard state != .done, let due else { return false }
-        return due < today
-    }
-
-    /// The board's reading order, in `pm list` and `pm board` alike: by
-    /// deadline (none last), then by creation, then by id.
-    public static func byDeadline(_ tasks: [BoardTask]) -> [BoardTask] {
-        // Indices sorted on keys computed once: moving whole tasks and
-        // re-reading their fields at every comparison cost more than the rest.
-        let days = tasks.map { $0.due?.daysSince1970 ?? Int.max }
-        let created = tasks.map(\.createdAt)
-        // The creation times' first 24 bytes as integers, in the order of
-        // their text: compared without walking Strings, which only break a tie.
-        let keys = created.map(TextOrderKey.init)
-        var indices = Array(tasks.indices)
-        indices.sort { a, b in
-            if days[a] != days[b] { return days[a] < days[b] }
-            if let x = keys[a], let y = keys[b], x != y { return x < y }
-            return created[a] != created[b] ? created[a] < created[b] : tasks[a].id < tasks[b].id
-        }
-        return indices.map { tasks[$0] }
     }
 }
 

@@ -21,6 +21,8 @@ public enum CardField: Equatable, Sendable {
     case comment(String)
     /// Its recurring deadline's rule (``Series``).
     case recur
+    /// Its deadline's time of day and zone (``DueTime``), beside `due`.
+    case dueTime
 
     /// A part of a checklist item.
     public enum ItemPart: String, CaseIterable, Sendable {
@@ -55,6 +57,9 @@ public enum CardField: Equatable, Sendable {
         case UInt8(ascii: "r"):
             guard name == "recur" else { return nil }
             self = .recur
+        case UInt8(ascii: "d"):
+            guard name == "dueTime" else { return nil }
+            self = .dueTime
         case UInt8(ascii: "c"):
             guard utf8.starts(with: "comment/".utf8) else { return nil }
             let id = name.dropFirst(8)
@@ -74,6 +79,7 @@ public enum CardField: Equatable, Sendable {
         case .item(let id, let part): return "item/\(id)/\(part.rawValue)"
         case .comment(let id): return "comment/\(id)"
         case .recur: return "recur"
+        case .dueTime: return "dueTime"
         }
     }
 
@@ -93,7 +99,7 @@ public enum CardField: Equatable, Sendable {
         switch self {
         case .assignee, .label, .item(_, .done), .item(_, .removed): return .anyTrue
         case .item(_, .position), .comment: return .latest
-        case .priority, .item(_, .text), .recur: return .usual
+        case .priority, .item(_, .text), .recur, .dueTime: return .usual
         }
     }
 }

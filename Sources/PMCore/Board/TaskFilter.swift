@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Which tasks a view shows (DESIGN.md §13), the same in `pm list`, its
 /// `--json`, `pm export ics` and `pm board`. People (`--mine`, `--to`,
 /// `--unassigned`) are alternatives: a task passes when it is any one's;
@@ -38,14 +40,15 @@ public struct TaskFilter: Equatable, Sendable {
     /// Whether the filter lets every task through.
     public var isEmpty: Bool { self == TaskFilter() }
 
-    /// Whether `task` passes on `today` (the reader's calendar day).
-    public func admits(_ task: BoardTask, today: CivilDate) -> Bool {
+    /// Whether `task` passes on `today` (the reader's calendar day); `now`,
+    /// for a deadline with a time, which is overdue once it has passed.
+    public func admits(_ task: BoardTask, today: CivilDate, now: Date? = nil) -> Bool {
         if !names.isEmpty || unassigned {
             let assignees = task.assignees
             let byPerson = assignees.contains { names.contains($0) } || (unassigned && assignees.isEmpty)
             guard byPerson else { return false }
         }
-        if overdue, !task.isOverdue(today: today) { return false }
+        if overdue, !task.isOverdue(today: today, now: now) { return false }
         if !labels.isEmpty {
             let carried = task.labels
             guard labels.allSatisfy({ Assignees.place(of: $0, in: carried).found }) else { return false }

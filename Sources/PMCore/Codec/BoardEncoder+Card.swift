@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A card's labels, priority, checklist and comments in a board file, the
 /// undo state (`output: false`: everything the fold keeps, removed items and
 /// withdrawn comments too) and `--json` (`output: true`: what a card shows).
@@ -28,6 +30,30 @@ extension BoardEncoder {
                 ? { writer in if let priority { writer.string(priority.rawValue) } else { writer.raw("null") } } : nil,
             output || recur != nil ? { writer in writer.value(recur?.value ?? .null, level: level + 1) } : nil
         )
+    }
+
+    /// The deadline's time (``DueTime``): in `--json` always (null for none,
+    /// and for a time without a day, which a merge of a pm that writes only
+    /// the day can leave), with `at`, the instant in UTC; elsewhere, as the
+    /// fold keeps it, whenever there is one.
+    static func dueTimeKey(of task: BoardTask, output: Bool, level: Int) -> ((inout JSONWriter) -> Void)? {
+        guard let time = task.dueTime else { return output ? { $0.raw("null") } : nil }
+        var value = time.value
+        if output {
+            guard let due = task.due, case .object(var members) = value else { return { $0.raw("null") } }
+            members["at"] = .string(Timestamp.string(from: Date(timeIntervalSince1970: Double(time.instant(on: due)))))
+            value = .object(members)
+        }
+        return { $0.value(value, level: level + 1) }
+    }
+
+    /// The deadline's day (the value of `due`, then its separator) and its time's key when written.
+    static func writeDue(of task: BoardTask, output: Bool, level: Int, into writer: inout JSONWriter) {
+        if let due = task.due { writer.string(due.description) } else { writer.raw("null") }
+        writer.raw(",\n")
+        if let dueTime = dueTimeKey(of: task, output: output, level: level) {
+            writeKeys([("dueTime", dueTime)], level: level, into: &writer)
+        }
     }
 
     /// Keys of a task at `level`, each followed by a comma and a new line.

@@ -148,6 +148,7 @@ public enum BoardEncoder {
         if let labels = card.labels { fields.append(("labels", labels)) }
         if let priority = card.priority { fields.append(("priority", priority)) }
         if let recur = card.recur { fields.append(("recur", recur)) }
+        if let dueTime = dueTimeKey(of: task, output: overdue != nil, level: level) { fields.append(("dueTime", dueTime)) }
         if !task.conflicts.isEmpty {
             let conflicts = JSONValue.object(task.conflicts.mapValues { .array($0) })
             fields.append(("conflicts", { $0.value(conflicts, level: level + 1) }))
@@ -193,8 +194,7 @@ public enum BoardEncoder {
         writer.string(task.createdAt)
         writer.bytes.append(contentsOf: separator)
         key("due")
-        if let due = task.due { writer.string(due.description) } else { writer.raw("null") }
-        writer.bytes.append(contentsOf: separator)
+        writeDue(of: task, output: overdue != nil, level: level, into: &writer)
         if heads {
             key("heads")
             writeHeads(of: task, into: &writer)

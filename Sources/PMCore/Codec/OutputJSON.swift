@@ -1,20 +1,21 @@
+import FoundationEssentials
 import PMICU
 
 /// The `--json` form of tasks (DESIGN.md §3): stable field names, never translated.
 public enum TaskJSON {
     /// One task object.
-    public static func object(_ task: BoardTask, today: CivilDate) -> String {
+    public static func object(_ task: BoardTask, today: CivilDate, now: Date? = nil) -> String {
         var writer = JSONWriter()
-        BoardEncoder.writeTask(task, overdue: task.isOverdue(today: today), into: &writer, level: 0)
+        BoardEncoder.writeTask(task, overdue: task.isOverdue(today: today, now: now), into: &writer, level: 0)
         return String(decoding: writer.finishedChunks().joined(), as: UTF8.self)
     }
 
     /// An array of task objects, in the given order.
-    public static func array(_ tasks: [BoardTask], today: CivilDate) -> String {
+    public static func array(_ tasks: [BoardTask], today: CivilDate, now: Date? = nil) -> String {
         var writer = JSONWriter()
         writer.bytes.reserveCapacity(tasks.count * 350)
         writer.array(count: tasks.count, level: 0) { writer, index in
-            BoardEncoder.writeTask(tasks[index], overdue: tasks[index].isOverdue(today: today), into: &writer, level: 1)
+            BoardEncoder.writeTask(tasks[index], overdue: tasks[index].isOverdue(today: today, now: now), into: &writer, level: 1)
         }
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -27,7 +28,9 @@ public enum BoardExportJSON {
     /// The format's version: a script checks it before reading on.
     public static let formatVersion = 1
 
-    public static func document(board: TaskID, tasks: [BoardTask], exportedAt: String, today: CivilDate) -> String {
+    public static func document(board: TaskID, tasks: [BoardTask], exportedAt: String, today: CivilDate, now: Date? = nil)
+        -> String
+    {
         var writer = JSONWriter()
         writer.object(
             [
@@ -40,7 +43,7 @@ public enum BoardExportJSON {
                     { writer in
                         writer.array(count: tasks.count, level: 1) { writer, index in
                             BoardEncoder.writeTask(
-                                tasks[index], overdue: tasks[index].isOverdue(today: today), into: &writer, level: 2)
+                                tasks[index], overdue: tasks[index].isOverdue(today: today, now: now), into: &writer, level: 2)
                         }
                     }
                 ),

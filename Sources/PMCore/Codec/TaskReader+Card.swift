@@ -7,9 +7,10 @@ struct CardRead {
     var checklist: [ChecklistItem] = []
     var comments: [Comment] = []
     var recur: Series?
+    var dueTime: DueTime?
 
     /// Reads the key numbered `known` (12 labels, 13 priority, 14 checklist,
-    /// 15 comments, 16 recurring deadline).
+    /// 15 comments, 16 recurring deadline, 17 deadline time).
     mutating func read(_ known: Int, _ reader: inout JSONReader, field: String) throws {
         let start = reader.index
         let fail = JSONReader.Failure(offset: start, reason: .field(field))
@@ -38,6 +39,8 @@ struct CardRead {
         case (13, .string(let name)): priority = try Priority(rawValue: name) ?? { throw fail }()
         case (16, .null): recur = nil
         case (16, _): recur = try Series(value: value) ?? { throw fail }()
+        case (17, .null): dueTime = nil
+        case (17, _): dueTime = try DueTime(value: value) ?? { throw fail }()
         default: throw fail
         }
     }

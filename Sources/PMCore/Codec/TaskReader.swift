@@ -6,7 +6,7 @@ extension BoardDecoder {
     /// A task's keys, in the order ``readTask(_:)`` numbers them.
     fileprivate static let taskKeys = KnownKeys([
         "id", "title", "body", "state", "due", "createdAt", "updatedAt", "conflicts", "restored", "heads", "live",
-        "assignees", "labels", "priority", "checklist", "comments", "recur",
+        "assignees", "labels", "priority", "checklist", "comments", "recur", "dueTime",
     ])
 
     /// - Parameter lazy: the bytes the reader reads, to keep the heads and
@@ -62,7 +62,7 @@ extension BoardDecoder {
                 title: title, body: body, state: state, due: due, createdAt: createdAt, updatedAt: updatedAt ?? createdAt,
                 unknownFields: unknown, conflicts: conflicts, restored: restored, assignees: assignees,
                 labels: card.labels, priority: card.priority, checklist: card.checklist, comments: card.comments,
-                recur: card.recur))
+                recur: card.recur, dueTime: card.dueTime))
         if let lazy, let bodyAt { task.decodeBodyLater(LazyText(bytes: lazy, at: bodyAt)) }
         try attachHeads(to: &task, lazy: lazy, headsStart: headsStart, live: live, liveRange: liveRange)
         return task

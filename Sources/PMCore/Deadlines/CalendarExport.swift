@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMICU
 
 /// An RFC 5545 calendar of the board's deadlines: one all-day event per task
@@ -142,10 +143,8 @@ public enum CalendarExport {
             "LAST-MODIFIED:" + basic(task.updatedAt),
             "SEQUENCE:" + String(entry.sequence),
             "STATUS:" + (entry.cancelled ? "CANCELLED" : "CONFIRMED"),
-            "DTSTART;VALUE=DATE:" + compact(due),
-            // 9999-12-31 has no next day to end on: a one-day duration says the same.
-            due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
         ]
+        lines += start(of: task, due: due)
         if let rule = entry.rule { lines.append("RRULE:" + rule.rrule) }
         lines.append("SUMMARY:" + escape(task.title))
         // Labels as the calendar's categories, each escaped; the priority on RFC 5545's scale (1 highest).
@@ -159,14 +158,33 @@ public enum CalendarExport {
         if !description.isEmpty { lines.append("DESCRIPTION:" + escape(description)) }
         // A series' alarm rings before each date it gives, the first among them.
         if (due >= today || entry.rule != nil) && !entry.cancelled {
-            // DTSTART is a floating date: local midnight wherever the calendar is.
+            // A floating date starts at local midnight wherever the calendar
+            // is; a time is reminded of an hour before, as `pm remind` does.
+            let trigger = task.dueTime == nil ? duration(schedule.minutesIntoDay) : "-PT1H"
             lines += [
                 "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + escape(alarmText(task.title)),
-                "TRIGGER;RELATED=START:" + duration(schedule.minutesIntoDay), "END:VALARM",
+                "TRIGGER;RELATED=START:" + trigger, "END:VALARM",
             ]
         }
         lines.append("END:VEVENT")
         return lines
+    }
+
+    /// When an event starts: an all-day event on a floating date; a deadline
+    /// with a time at that time in its zone (`TZID`, its IANA name), or in
+    /// UTC for a zone that is an offset. A deadline is a moment: no end.
+    static func start(of task: BoardTask, due: CivilDate) -> [String] {
+        guard let time = task.dueTime else {
+            // 9999-12-31 has no next day to end on: a one-day duration says the same.
+            return [
+                "DTSTART;VALUE=DATE:" + compact(due),
+                due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
+            ]
+        }
+        let clock = time.time.filter { $0 != ":" } + "00"
+        if time.zone.contains("/") { return ["DTSTART;TZID=" + time.zone + ":" + compact(due) + "T" + clock] }
+        let instant = Timestamp.string(from: Date(timeIntervalSince1970: Double(time.instant(on: due))))
+        return ["DTSTART:" + basic(instant)]
     }
 
     /// A priority as RFC 5545 ranks it (§3.8.1.9: 1 highest, 9 lowest; 0 undefined, so none is left out).

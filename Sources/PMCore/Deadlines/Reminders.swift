@@ -21,21 +21,31 @@ public struct ReminderSchedule: Sendable, Equatable {
         self.init(hour: hour, minute: minute)
     }
 
+    /// How long before a deadline with a time its reminder comes (issue 48:
+    /// before the time, not at the day's reminder time).
+    public static let leadSeconds: Int64 = 3600
+
     /// The tasks whose reminder is due at `now` for a viewer in `timeZone`:
-    /// not done, deadline today, and the reminder time has passed. A deadline
+    /// not done, and either a floating deadline today once the reminder time
+    /// has passed, or a deadline with a time in the hour before it. A deadline
     /// already past gets none; a task re-dated to another day gets none today.
     public func due(_ tasks: [BoardTask], now: Date, zone timeZone: Zone) -> [BoardTask] {
         let today = Timestamp.civilDate(of: now, in: timeZone)
         let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))
         let minutes = Int((local - Double(today.daysSince1970) * 86_400) / 60)
-        guard minutes >= minutesIntoDay else { return [] }
-        return tasks.filter { $0.state != .done && $0.due == today }
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        return tasks.filter { task in
+            guard task.state != .done, let deadline = task.deadline else { return false }
+            if let instant = deadline.instant { return seconds >= instant - Self.leadSeconds && seconds < instant }
+            return deadline.date == today && minutes >= minutesIntoDay
+        }
     }
 
     /// The key under which a reminder is remembered as shown: the task and its
-    /// deadline, so that a re-dated task is reminded again on its new day.
+    /// deadline, so that a re-dated (or re-timed) task is reminded again.
     public static func key(_ task: BoardTask) -> String {
-        task.id.rawValue + "@" + (task.due?.description ?? "")
+        let time = task.due == nil ? "" : task.dueTime.map { "T" + $0.time + "[" + $0.zone + "]" } ?? ""
+        return task.id.rawValue + "@" + (task.due?.description ?? "") + time
     }
 }
 

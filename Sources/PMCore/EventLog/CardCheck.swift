@@ -14,7 +14,7 @@ enum CardCheck {
     private static func isNew(_ value: JSONValue, for field: CardField) -> Bool {
         switch (field, value) {
         case (.assignee(let name), .bool), (.label(let name), .bool): return Assignees.isAdmissible(name)
-        case (.priority, .null), (.recur, .null): return true
+        case (.priority, .null), (.recur, .null), (.dueTime, .null): return true
         // An undone addition takes the item's text and place back: pm's own
         // undo writes them null (issue 47: refused, the undo stayed on the
         // copy that made it while every other kept the item).
@@ -30,6 +30,7 @@ enum CardCheck {
         case (.assignee(let name), .bool), (.label(let name), .bool): return Assignees.isValid(name)
         case (.priority, .string(let name)): return Priority(rawValue: name) != nil
         case (.recur, _): return Series(value: value) != nil
+        case (.dueTime, _): return DueTime(value: value) != nil
         case (.item(_, .text), .string(let text)): return CardValues.isItemText(text)
         case (.item(_, .done), .bool), (.item(_, .removed), .bool): return true
         case (.item(_, .position), .string(let position)): return Position.isValid(position)

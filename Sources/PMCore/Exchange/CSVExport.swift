@@ -20,7 +20,7 @@ public enum CSVExport {
                 case .id: return task.id.rawValue
                 case .title: return task.title
                 case .state: return task.state.rawValue
-                case .due: return task.due?.description ?? ""
+                case .due: return task.deadline?.typed ?? ""
                 case .assignees: return Assignees.sorted(task.assignees).joined(separator: ", ")
                 case .body: return task.body
                 case .labels: return task.labels.joined(separator: ", ")

@@ -107,10 +107,9 @@ private struct CSVRowFields {
         case .due?:
             let typed = text.trimmingSpaces
             guard !typed.isEmpty else { return }
-            guard let day = options.parseDate(typed) else {
-                throw ImportFailure(offset: offset, problem: .badDate(typed))
-            }
-            card.due = day
+            let deadline = options.parseDeadline.map { $0(typed) } ?? options.parseDate(typed).map { ($0, nil) }
+            guard let deadline else { throw ImportFailure(offset: offset, problem: .badDate(typed)) }
+            (card.due, card.dueTime) = (deadline.date, deadline.time)
         case .assignees?:
             let (kept, other) = ImportRules.names(text.split(separator: ",").map(String.init))
             guard other.allSatisfy({ $0.trimmingSpaces.isEmpty }) else {

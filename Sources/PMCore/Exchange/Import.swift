@@ -83,6 +83,8 @@ public struct ImportedCard: Equatable, Sendable {
     public var created: String?
     /// Its recurring deadline, when its source has one.
     public var recur: ImportedRecurrence?
+    /// Its deadline's time of day, when its source gives one.
+    public var dueTime: DueTime?
 
     public init(
         sourceID: String, title: String, body: String = "", state: TaskState = .todo, due: CivilDate? = nil,
@@ -200,6 +202,9 @@ public struct ImportOptions {
     public var ruleNamed: (String) -> (Recurrence, CivilDate?)? = { Series.rule(fromRRULE: $0) }
     /// A date in a CSV cell, in any form `--due` takes; nil: not one.
     public var parseDate: (String) -> CivilDate? = { CivilDate(iso: $0) }
+    /// A deadline in a CSV cell with its time of day (`2026-12-01 15:00
+    /// Europe/Paris`, as `pm export csv` writes one); nil: read with ``parseDate``.
+    public var parseDeadline: ((String) -> (date: CivilDate, time: DueTime?)?)?
     /// Which of pm's fields a CSV header names (any shipped language); nil: kept in the body.
     public var csvColumn: (String) -> CSVColumn? = { CSVColumn(rawValue: $0.lowercased()) }
     /// Who imports: the author of what the source does not say who wrote (a Taskwarrior annotation).

@@ -34,6 +34,7 @@ extension Board {
             id: id, title: try TaskInput.validTitle(card.title), body: try TaskInput.validBody(card.body), state: card.state,
             due: card.due, createdAt: createdAt, updatedAt: time)
         if !card.assignees.isEmpty { task.assignees = try card.assignees.map(Assignees.validName) }
+        if card.due != nil { task.dueTime = card.dueTime }
         Self.setImportedParts(of: card, on: &task)
         if let recur = card.recur {
             // One series on every copy and at every import: named by the board and the source's series.

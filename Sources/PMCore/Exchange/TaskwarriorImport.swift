@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// `task export` output: a JSON array of tasks (Taskwarrior 2.6 and 3), or
 /// one task per line (older versions).
 ///
@@ -49,6 +51,7 @@ public enum TaskwarriorImport: BoardImporter {
             var card = ImportedCard(
                 sourceID: uuid.lowercased(), title: title, body: body, state: state, due: due, offset: task.offset)
             card.priority = priority.flatMap { levels[$0] }
+            card.dueTime = try dueTime(task, zone: options.zone)
             card.parts = try cardParts(of: task, uuid: uuid.lowercased(), user: options.user)
             if reading.note(card.parts) || whole != nil || cut { reading.shortened += 1 }
             if parts.contains(where: { !$0.isEmpty }) { reading.withHeadings += 1 }
@@ -168,6 +171,19 @@ public enum TaskwarriorImport: BoardImporter {
     /// calendar day in `zone`; nil when absent.
     static func date(_ task: LocatedJSON, _ field: String, zone: Zone) throws -> CivilDate? {
         try timestamp(task, field).flatMap { ImportRules.day(ofTimestamp: $0, zone: zone) }
+    }
+
+    /// The time of day of Taskwarrior's `due` in the importer's zone; nil for
+    /// none, or for midnight (what Taskwarrior stores for a day given without
+    /// a time).
+    static func dueTime(_ task: LocatedJSON, zone: Zone) throws -> DueTime? {
+        guard let stored = try timestamp(task, "due"), let millis = Timestamp.milliseconds(of: stored) else { return nil }
+        let instant = Date(timeIntervalSince1970: millis / 1000)
+        let local = Int64((millis / 1000).rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
+        let minutes = Int(((local % 86_400) + 86_400) % 86_400) / 60
+        guard minutes != 0 else { return nil }
+        let day = Timestamp.civilDate(of: instant, in: zone)
+        return DueTime(hour: minutes / 60, minute: minutes % 60, zone: DueTime.zoneName(of: zone, on: day))
     }
 
     /// A Taskwarrior timestamp as pm stores times; nil when absent.

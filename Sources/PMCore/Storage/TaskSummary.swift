@@ -9,7 +9,7 @@ import PMText
 /// times a plain one), and a list shows none of them.
 ///
 /// Only a task the index can say whole has one: a task with conflicts,
-/// fields of a newer pm, a restored mark, no heads or a recurring deadline
+/// fields of a newer pm, a restored mark, no heads, a recurring deadline or a deadline with a time
 /// (few on a board) is read from the file.
 /// When the rest of a task is read (``TaskBox``), what the file holds must
 /// be what its summary said, or the board is refused as damaged.
@@ -26,7 +26,9 @@ struct TaskSummary: Equatable {
 
     /// The summary of `task`; nil when a list would need more of it than a summary holds.
     init?(of task: BoardTask) {
-        guard task.tracked, task.conflicts.isEmpty, task.unknownFields.isEmpty, !task.restored, task.recur == nil else {
+        guard task.tracked, task.conflicts.isEmpty, task.unknownFields.isEmpty, !task.restored, task.recur == nil,
+            task.dueTime == nil
+        else {
             return nil
         }
         let progress = task.progress

@@ -35,6 +35,18 @@ public struct Zone: Sendable {
         rule = .named(identifier)
     }
 
+    /// A zone `seconds` east of Greenwich all year.
+    public static func fixed(_ seconds: Int) -> Zone { Zone(rule: .fixed(seconds)) }
+
+    /// Its IANA name (`Europe/Paris`, `UTC`); nil for a POSIX `TZ` string or an offset.
+    public var identifier: String? {
+        switch rule {
+        case .named(let id): return id
+        case .fixed(0): return "UTC"
+        default: return nil
+        }
+    }
+
     /// Names of UTC itself, in the zone database and in ICU.
     static let utcNames: Set<String> = ["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Universal", "Etc/Universal", "Zulu", "Etc/Zulu"]
 

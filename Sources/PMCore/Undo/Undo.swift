@@ -343,7 +343,7 @@ extension Board {
             if before.body != after.body {
                 changes.append(FieldChange(field: "body", from: .string(before.body), to: .string(after.body)))
             }
-            if before.due != after.due {
+            if before.due != after.due || before.dueTime != after.dueTime {
                 changes.append(
                     FieldChange(
                         field: "due", from: before.due.map { .string($0.description) } ?? .null,

@@ -36,8 +36,8 @@ extension BoardSession {
     /// - Parameter recur: its deadline recurs by this rule; without a
     ///   deadline, the rule's first date from today on is its deadline.
     public func add(
-        title: String, body: String = "", due: CivilDate? = nil, assignees: [String] = [], labels: [String] = [],
-        priority: Priority? = nil, recur: Recurrence? = nil, until: CivilDate? = nil
+        title: String, body: String = "", due: CivilDate? = nil, dueTime: DueTime? = nil, assignees: [String] = [],
+        labels: [String] = [], priority: Priority? = nil, recur: Recurrence? = nil, until: CivilDate? = nil
     ) throws -> Added {
         let env = environment
         let id = env.makeID()
@@ -45,7 +45,7 @@ extension BoardSession {
         return try change { board in
             let lookalikes = Self.lookalikes(of: assignees, on: board)
             let task = try board.add(
-                title: title, body: body, due: due, assignees: assignees, labels: labels, priority: priority,
+                title: title, body: body, due: due, dueTime: dueTime, assignees: assignees, labels: labels, priority: priority,
                 recur: recur, until: until, id: id, eventID: env.makeID(), by: env.user, at: now)
             return Added(task: task, shortID: TaskLookup.shortID(of: task.id, among: board.tasks), lookalikes: lookalikes)
         }

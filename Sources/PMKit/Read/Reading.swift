@@ -57,7 +57,9 @@ extension BoardSession {
         func filtered(_ board: Board) -> Snapshot {
             let today = environment.today
             var tasks = board.tasks
-            for filter in filters where !filter.isEmpty { tasks = tasks.filter { filter.admits($0, today: today) } }
+            for filter in filters where !filter.isEmpty {
+                tasks = tasks.filter { filter.admits($0, today: today, now: environment.now()) }
+            }
             if !texts.isEmpty {
                 let match = TextMatch(locale: locale)
                 for text in texts { tasks = tasks.filter { match.finds(text, in: $0) } }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMCore
 import PMSync
 
@@ -17,7 +18,9 @@ extension BoardSession {
         /// How many tasks each column holds, TODO first.
         public var counts: [Int] { TaskState.allCases.map { state in board.tasks.filter { $0.state == state }.count } }
         public var conflicted: [BoardTask] { board.tasks.filter { !$0.conflicts.isEmpty } }
-        public func overdue(today: CivilDate) -> Int { board.tasks.filter { $0.isOverdue(today: today) }.count }
+        public func overdue(today: CivilDate, now: Date? = nil) -> Int {
+            board.tasks.filter { $0.isOverdue(today: today, now: now) }.count
+        }
     }
 
     /// The board's state, asking the remote (if any) whether it answers.

@@ -159,7 +159,7 @@ public final class BoardSession: @unchecked Sendable {
     public func remindable(_ tasks: [BoardTask]) -> [BoardTask] {
         let filter = TaskFilter.remindersFor(environment.user)
         let today = environment.today
-        return tasks.filter { filter.admits($0, today: today) }
+        return tasks.filter { filter.admits($0, today: today, now: environment.now()) }
     }
 }
 

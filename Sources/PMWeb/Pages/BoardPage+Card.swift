@@ -10,7 +10,7 @@ extension BoardPage {
     /// do with it. Each card names its task once (`data-id`); the script
     /// finds the rest from there, which keeps a page of 300 cards small.
     func card(_ task: BoardTask) -> String {
-        let late = task.isOverdue(today: today)
+        let late = task.isOverdue(today: today, now: now)
         // Shown: controls and bidi overrides made visible, as the terminal does.
         let shown = HTML.text(TextSafety.escaped(task.title))
         var classes = "card"
@@ -23,7 +23,7 @@ extension BoardPage {
         html += "<h3>\(shown)"
         if view.changed.contains(task.id) { html += " <span class=\"new\">\(HTML.text(l.string(.webNew)))</span>" }
         html += "</h3>\n"
-        if let due = task.due { html += deadline(due, late: late, reminded: view.reminders.contains(task.id)) }
+        if let due = task.deadline { html += deadline(due, late: late, reminded: view.reminders.contains(task.id)) }
         if !task.assignees.isEmpty {
             let names = Assignees.sorted(task.assignees).map { "@" + TextSafety.escaped($0) }.joined(separator: " ")
             html += "<p class=\"who\">\(HTML.text(l.string(.htmlAssigned, .text(names))))</p>\n"
@@ -42,11 +42,12 @@ extension BoardPage {
 
     /// The deadline: overdue in red and in words, today said so, bold once
     /// its reminder is due (as the terminal's board marks it).
-    private func deadline(_ due: CivilDate, late: Bool, reminded: Bool) -> String {
-        let key: L10nKey = late ? .htmlOverdue : due == today ? .htmlDueToday : .htmlDue
-        let text = HTML.text(l.string(key, .text(reader.style.date(due))))
+    private func deadline(_ deadline: Deadline, late: Bool, reminded: Bool) -> String {
+        let day = deadline.shown(in: reader.style.zone).date
+        let key: L10nKey = late ? .htmlOverdue : day == today ? .htmlDueToday : .htmlDue
+        let text = HTML.text(l.string(key, .text(reader.style.deadline(deadline, localizer: l))))
         let look = reminded ? " reminded" : ""
-        return "<p class=\"due\(look)\"><time datetime=\"\(due.description)\">\(text)</time></p>\n"
+        return "<p class=\"due\(look)\"><time datetime=\"\(HTMLDeadline.machine(deadline))\">\(text)</time></p>\n"
     }
 
     /// Each field in conflict with every value, and a button to keep each

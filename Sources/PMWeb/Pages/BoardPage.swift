@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PMCore
 import PMICU
 import PMKit
@@ -39,6 +40,8 @@ struct BoardPage {
     let reader: WebReader
     let view: View
     let today: CivilDate
+    /// When the page is made: a deadline with a time is overdue once it has passed.
+    var now: Date?
     var l: Localizer { reader.localizer }
 
     /// The whole page.

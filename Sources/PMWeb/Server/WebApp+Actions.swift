@@ -120,12 +120,13 @@ extension WebApp {
         view.overdue = fields["overdue"] == "1"
         var filter = view.mine ? TaskFilter.remindersFor(visitor.person) : TaskFilter()
         filter.overdue = view.overdue
-        var tasks = filter.isEmpty ? board.tasks : board.tasks.filter { filter.admits($0, today: today) }
+        var tasks =
+            filter.isEmpty ? board.tasks : board.tasks.filter { filter.admits($0, today: today, now: session.environment.now()) }
         if !view.text.isEmpty {
             let match = TextMatch(locale: reader.formatLocale)
             tasks = tasks.filter { match.finds(view.text, in: $0) }
         }
-        return (BoardPage(reader: reader, view: view, today: today), tasks)
+        return (BoardPage(reader: reader, view: view, today: today, now: session.environment.now()), tasks)
     }
 
     /// A change a visitor asks for: from the page itself only (`Origin`,
@@ -211,7 +212,11 @@ extension WebApp {
         var edit = Board.Edit()
         if fields["title"] != nil { edit.title = try Self.title(fields["title"]) }
         edit.body = fields["body"].map { $0.replacing("\r\n", with: "\n") }
-        if let due = fields["due"] { edit.due = .some(try Self.date(due)) }
+        if let due = fields["due"] {
+            edit.due = .some(try Self.date(due))
+            // The date picker has no time: a deadline's time of day stays with its new day.
+            if case .id(let id) = task { edit.dueTime = try live.current().task(id)?.dueTime }
+        }
         var said: [String] = []
         if edit.title != nil || edit.body != nil || edit.due != nil {
             said.append(sentences.edited(try session.edit(task, edit)))
