@@ -166,6 +166,10 @@ public enum PMError: Error, Equatable, Sendable {
     case noSuchDate(String)
     /// A recurring rule (`--every`) pm cannot read; `part` is what it could not.
     case badRule(String, part: String)
+    /// A deadline's time of day that cannot be (`25:00`, `13pm`); `part` is the time as typed.
+    case badTime(String, part: String)
+    /// A time zone named after a deadline that this system does not know.
+    case unknownZone(String)
     /// A change that another copy of the board would refuse (RELIABILITY.md:
     /// what pm accepts from its user, every copy accepts): refused here too.
     case changeRefused(EventProblem)

@@ -49,7 +49,7 @@ package enum ErrorMessages {
         switch error {
         case .taskNotFound, .ambiguousID, .invalidID, .unknownState, .invalidDate, .emptyTitle, .titleTooLong,
             .bodyTooLong, .unsafeTitle, .badAssignee, .tooManyAssignees, .unsafeBody, .dateOutOfRange, .noSuchDate,
-            .changeRefused:
+            .changeRefused, .badTime, .unknownZone:
             return describeInput(error, l, formatLocale: formatLocale)
         case .badLabel, .unknownPriority, .tooMany, .partNotFound, .emptyText, .textTooLong, .unsafeText, .notYourComment,
             .badViewName, .viewNotFound, .badRule:
@@ -88,6 +88,8 @@ package enum ErrorMessages {
         case .unsafeBody(let scalar): return [l.string(.errorBodyUnsafe, .text(character(scalar, l)))]
         case .dateOutOfRange(let text): return [l.string(.errorDateOutOfRange, safe(text))]
         case .noSuchDate(let text): return [l.string(.errorNoSuchDate, safe(text))]
+        case .badTime(_, let part): return [l.string(.errorBadTime, safe(part))]
+        case .unknownZone(let name): return [l.string(.errorUnknownZone, safe(name))]
         case .changeRefused(.oversized(field: "author")), .changeRefused(.unsafeText(field: "author")):
             return [l.string(.errorUserNameRefused)]
         case .changeRefused(.oversized):

@@ -68,10 +68,14 @@ struct CardSentences {
     /// day would have said both).
     private static func timeAlone(_ change: FieldChange, title: MessageArgument, view: HistoryView) -> String? {
         switch (DueTime(value: change.from), DueTime(value: change.to)) {
-        case (nil, let to?): return view.say(.historyDueTimeSet, title, .text(view.style.timeOfDay(to)))
-        case (let from?, nil): return view.say(.historyDueTimeRemoved, title, .text(view.style.timeOfDay(from)))
+        case (nil, let to?):
+            return view.say(.historyDueTimeSet, title, .text(view.style.timeOfDay(to, localizer: view.localizer)))
+        case (let from?, nil):
+            return view.say(.historyDueTimeRemoved, title, .text(view.style.timeOfDay(from, localizer: view.localizer)))
         case (let from?, let to?):
-            return view.say(.historyDueTimeChanged, title, .text(view.style.timeOfDay(from)), .text(view.style.timeOfDay(to)))
+            return view.say(
+                .historyDueTimeChanged, title, .text(view.style.timeOfDay(from, localizer: view.localizer)),
+                .text(view.style.timeOfDay(to, localizer: view.localizer)))
         case (nil, nil): return nil
         }
     }

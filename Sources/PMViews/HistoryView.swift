@@ -55,6 +55,8 @@ package struct HistoryView {
             .historyCommentWithdrawn: .historyClauseCommentWithdrawn, .historyViewSaved: .historyClauseViewSaved,
             .historyViewChanged: .historyClauseViewChanged, .historyViewDeleted: .historyClauseViewDeleted,
             .historyRecurSet: .historyClauseRecurSet, .historyRecurStopped: .historyClauseRecurStopped,
+            .historyDueTimeSet: .historyClauseDueTimeSet, .historyDueTimeChanged: .historyClauseDueTimeChanged,
+            .historyDueTimeRemoved: .historyClauseDueTimeRemoved,
         ]
         return localizer.string(phrases[key] ?? key, arguments: arguments)
     }

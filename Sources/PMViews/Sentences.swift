@@ -20,6 +20,14 @@ package struct Sentences {
 
     package func added(_ task: BoardTask) -> String { localizer.string(.messageAdded, shown(task.title)) }
 
+    /// A reminder: of a whole day's deadline, that it is today; of one with a
+    /// time, its day and time (it comes an hour before, perhaps the day before).
+    package func reminder(_ task: BoardTask) -> String {
+        guard let deadline = task.deadline else { return localizer.string(.remindLine, shown(task.title), .text("")) }
+        let when = MessageArgument.text(style.deadline(deadline, localizer: localizer))
+        return localizer.string(deadline.time == nil ? .remindLine : .remindLineTime, shown(task.title), when)
+    }
+
     /// A move, or that the task was already there; and the next occurrence
     /// a recurring task done made.
     package func moved(_ move: BoardSession.Moved) -> String {

@@ -57,32 +57,44 @@ package struct TextStyle {
         let here = localizer.string(.dueDateTime, .text(date(day)), .text(DueTime.clockText(minutes: minutes ?? 0)))
         let moment = Date(timeIntervalSince1970: Double(instant))
         guard zone.secondsFromGMT(for: moment) != time.zoneValue.secondsFromGMT(for: moment) else { return here }
-        return localizer.string(
-            .dueElsewhere, .text(here), .text(time.time), .text(TextSafety.escaped(place(of: time, at: moment))))
+        // The time there as its clock showed it (02:30 on the night clocks skip it is 03:30).
+        let there = deadline.shown(in: time.zoneValue).time ?? time.time
+        let (place, isOffset) = self.place(of: time, at: moment)
+        return localizer.string(isOffset ? .dueElsewhereOffset : .dueElsewhere, .text(here), .text(there), .text(place))
     }
 
     /// A deadline's time of day without its day (a history line of a time
     /// changed alone): as it was set, its zone's place named when it is not
-    /// the reader's: `15:00`, `15:00 (Paris)`.
-    package func timeOfDay(_ time: DueTime) -> String {
+    /// the reader's: `15:00`, `15:00 in Paris`, `파리 기준 15:00`.
+    package func timeOfDay(_ time: DueTime, localizer: Localizer) -> String {
         if time.zone == zone.identifier { return time.time }
-        // A place's name does not change with the date.
-        return time.time + " (" + TextSafety.escaped(place(of: time, at: Date(timeIntervalSince1970: 0))) + ")"
+        // A place's name does not change with the date; an offset's is the offset.
+        let (place, isOffset) = self.place(of: time, at: Date(timeIntervalSince1970: 0))
+        return isOffset ? time.time + " " + place : localizer.string(.dueTimeElsewhere, .text(time.time), .text(place))
     }
 
-    /// A zone's place as the reader's locale names it (`Paris`, `파리`), or
-    /// its offset (`UTC+09:00`).
-    private func place(of time: DueTime, at moment: Date) -> String {
-        if time.zone == "UTC" || DueTime.fixedOffset(time.zone) != nil {
-            return time.zone == "UTC" ? "UTC" : "UTC" + time.zone
+    /// A zone's place as the reader's locale names it (`Paris`, `파리`), safe
+    /// to print; or, for a zone that is an offset (`+09:00`, `UTC`,
+    /// `Etc/GMT-3`), that offset (`UTC+09:00`), and true.
+    private func place(of time: DueTime, at moment: Date) -> (String, Bool) {
+        let zoneValue = time.zoneValue
+        guard time.zone.contains("/"), !time.zone.hasPrefix("Etc/"), ICUTimeZone.isKnown(time.zone) else {
+            guard time.zone == "UTC" || DueTime.fixedOffset(time.zone) != nil || Zone(identifier: time.zone) != nil else {
+                // A zone from another machine that this one does not know (read as UTC): its name as written.
+                return (TextSafety.escaped(time.zone), false)
+            }
+            let offset = zoneValue.secondsFromGMT(for: moment)
+            return (offset == 0 ? "UTC" : "UTC" + DueTime.offsetText(offset), true)
         }
         let formatter = formatters.formatter(locale: formatLocale, skeleton: "VVV", zone: time.zone)
         let name = formatter?.string(millisecondsSince1970: moment.timeIntervalSince1970 * 1000) ?? ""
-        // ICU's name for a place it has none for; the zone's own last part then.
-        if name.isEmpty || name.contains("GMT") || name.contains("UTC") {
-            return String(time.zone.split(separator: "/").last ?? "").replacing("_", with: " ")
+        let unknown = formatters.formatter(locale: formatLocale, skeleton: "VVV", zone: "Etc/Unknown")?
+            .string(millisecondsSince1970: 0)
+        // ICU's name for a place it has none for: the zone's own last part then.
+        if name.isEmpty || name == unknown || name.contains("GMT") || name.contains("UTC") {
+            return (TextSafety.escaped(String(time.zone.split(separator: "/").last ?? "").replacing("_", with: " ")), false)
         }
-        return name
+        return (TextSafety.escaped(name), false)
     }
 
     /// A stored timestamp as such a date and a short time in the reader's zone.

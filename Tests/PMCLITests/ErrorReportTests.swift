@@ -21,7 +21,7 @@ import Testing
             return 1
         case .invalidDate, .emptyTitle, .titleTooLong, .bodyTooLong, .unsafeTitle, .unsafeBody, .badAssignee,
             .tooManyAssignees, .dateOutOfRange, .noSuchDate, .changeRefused, .badLabel, .unknownPriority, .tooMany,
-            .emptyText, .textTooLong, .unsafeText, .badViewName, .badRule:
+            .emptyText, .textTooLong, .unsafeText, .badViewName, .badRule, .badTime, .unknownZone:
             return 64
         case .boardCorrupt, .logCorrupt, .newerSchema, .otherBoard, .notThisBoard, .mergeOldFormat, .mergeNoLog,
             .importRefused, .stateCorrupt:
@@ -110,6 +110,7 @@ import Testing
         .textTooLong(.comments, length: 2000, limit: 1000), .unsafeText(.items, "\t"), .unsafeText(.comments, "\u{1B}"),
         .notYourComment(author: "ana"), .changeRefused(.badCardValue(field: "priority")), .badViewName("-v"),
         .viewNotFound("bugs"), .tooMany(.views, limit: 200), .changeRefused(.badView), .badRule("every x", part: "x"),
+        .badTime("friday 13pm", part: "13pm"), .unknownZone("Europe/Pariss"),
     ]
 
     static let sessionErrors: [SessionError] = [
@@ -191,7 +192,7 @@ import Testing
     @Test func everyCoreErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.coreErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.coreErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 47, "one sample of each of PMError's cases: \(cases.sorted())")
+        #expect(cases.count == 49, "one sample of each of PMError's cases: \(cases.sorted())")
     }
 
     @Test func everySessionErrorIsSaidInEveryLanguageWithItsDocumentedCode() {

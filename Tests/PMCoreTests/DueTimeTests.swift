@@ -90,7 +90,9 @@ import Testing
             .object(["time": .string("09:05"), "zone": .string("/etc/localtime")]),
             .object(["time": .string("09:05"), "zone": .string("UTC"), "extra": .null]),
             .object(["time": .string("09:05"), "zone": .string(String(repeating: "A", count: 65))]),
-            .object(["time": .string("09:05"), "zone": .string("+15:00")]),
+            .object(["time": .string("09:05"), "zone": .string("+24:00")]),
+            .object(["time": .string("09:05"), "zone": .string("GMT+2359")]),
+            .object(["time": .string("09:05"), "zone": .string("localtime")]),
             .string("09:05"),
         ]
         for value in refused { #expect(DueTime(value: value) == nil, "\(value)") }

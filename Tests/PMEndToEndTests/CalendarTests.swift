@@ -222,6 +222,10 @@ import Testing
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("DTSTART;TZID=Europe/Paris:20261201T150000\r\n"), "\(text)")
         #expect(text.contains("DTSTART:20261204T021500Z\r\n"), "\(text)")
+        // Each TZID has its VTIMEZONE (RFC 5545 §3.2.19), with the change of clocks.
+        #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Paris\r\n"), "\(text)")
+        #expect(text.contains("BEGIN:DAYLIGHT\r\nDTSTART:20270328T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"))
+        #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:America/New_York\r\n"), "\(text)")
         let script = """
             import sys, datetime, icalendar
             cal = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())

@@ -47,7 +47,7 @@ import Testing
     static let shown: [String: (seoul: String, newYork: String, paris: String, timeAlone: String)] = [
         "en_US.UTF-8": (
             "Dec 1, 2026, 23:00 (15:00 in Paris)", "Dec 1, 2026, 09:00 (15:00 in Paris)", "Dec 1, 2026, 15:00",
-            "Changed the time of the deadline of 'Call' from 16:00 (Paris) to 16:30 (Paris)."
+            "Changed the time of the deadline of 'Call' from 16:00 in Paris to 16:30 in Paris."
         ),
         "fr_FR.UTF-8": (
             "1er déc. 2026 à 23:00 (15:00 à Paris)", "1er déc. 2026 à 09:00 (15:00 à Paris)", "1er déc. 2026 à 15:00",
@@ -55,7 +55,7 @@ import Testing
         ),
         "ko_KR.UTF-8": (
             "2026년 12월 1일 23:00(파리 기준 15:00)", "2026년 12월 1일 09:00(파리 기준 15:00)", "2026년 12월 1일 15:00",
-            "'Call'의 마감 시각을 16:00 (파리)에서 16:30 (파리)로 바꿨습니다."
+            "'Call'의 마감 시각을 파리 기준 16:00에서 파리 기준 16:30으로 바꿨습니다."
         ),
     ]
 
@@ -151,14 +151,51 @@ import Testing
 
     /// Times that cannot be, and a zone no system knows, are refused: exit
     /// 64, nothing written.
-    @Test(arguments: ["2026-12-01 25:00", "friday 13pm", "2026-12-01 15:00 Mars/Olympus", "12:60"])
-    func anImpossibleTimeIsRefused(typed: String) throws {
+    static let impossible: [(typed: String, said: String)] = [
+        ("2026-12-01 25:00", "'25:00' is not a time of day"), ("friday 13pm", "'13pm' is not a time of day"),
+        ("2026-12-01 15:00 Mars/Olympus", "'Mars/Olympus' is not a time zone this system knows"),
+        ("12:60", "'12:60' is not a time of day"), ("-1:00", "'-1:00' is not a date"),
+        ("2026-12-01 1-2pm", "'2026-12-01 1-2pm' is not a date"), ("tomorrow Europe/Paris", "is not a date"),
+    ]
+
+    @Test(arguments: impossible.indices) func anImpossibleTimeIsRefused(index: Int) throws {
+        let (typed, said) = Self.impossible[index]
         let pm = PMBinary()
         try pm.run(["add", "First"])
         let before = pm.boardBytes()
-        let run = try pm.run(["add", "X", "--due", typed])
-        #expect(run.status == 64 && run.stderr.contains(typed), "\(typed): \(run.stderr)")
+        let run = try pm.run(["add", "X", "--due=" + typed])
+        #expect(run.status == 64 && run.stderr.contains(said), "\(typed): \(run.stderr)")
         #expect(pm.boardBytes() == before)
+    }
+
+    /// What people type in French and Korean beyond the plain forms (a
+    /// native speaker's list): noon, half past, evening, 까지, a bare Korean
+    /// hour (the afternoon's), a time alone keeping the card's day.
+    static let spoken: [(language: String, text: String, due: String, time: String?)] = [
+        ("fr_FR.UTF-8", "demain midi", "2026-11-22", "12:00"), ("fr_FR.UTF-8", "vendredi avant 17h", "2026-11-27", "17:00"),
+        ("fr_FR.UTF-8", "8h du soir", "2026-11-21", "20:00"), ("fr_FR.UTF-8", "15h et demie", "2026-11-21", "15:30"),
+        ("fr_FR.UTF-8", "demain 15 h 30", "2026-11-22", "15:30"), ("ko_KR.UTF-8", "내일 오후 3시까지", "2026-11-22", "15:00"),
+        ("ko_KR.UTF-8", "내일까지", "2026-11-22", nil), ("ko_KR.UTF-8", "3시", "2026-11-21", "15:00"),
+        ("ko_KR.UTF-8", "오후 3시 반", "2026-11-21", "15:30"), ("ko_KR.UTF-8", "저녁 7시", "2026-11-21", "19:00"),
+        ("ko_KR.UTF-8", "아침 9시", "2026-11-21", "09:00"), ("en_US.UTF-8", "dec 1 3pm", "2026-12-01", "15:00"),
+        ("en_US.UTF-8", "tomorrow noon", "2026-11-22", "12:00"),
+    ]
+
+    @Test(arguments: spoken.indices) func aTimeAsPeopleSayIt(index: Int) throws {
+        let (language, text, due, time) = Self.spoken[index]
+        let pm = PMBinary(language: language)
+        let run = try pm.run(["add", "X", "--due", text])
+        #expect(run.status == 0, "\(text): \(run.stderr)")
+        let task = try #require(try tasks(pm).first)
+        #expect(task["due"] as? String == due && self.time(of: task).time == time, "\(text): \(task)")
+    }
+
+    @Test func aTimeAloneKeepsTheCardsDay() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "X", "--due", "2026-12-10"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try pm.run(["edit", id, "--due", "15:00"]).status == 0)
+        let task = try #require(try tasks(pm).first)
+        #expect(task["due"] as? String == "2026-12-10" && time(of: task).time == "15:00", "\(task)")
     }
 
     /// Changing only the time is a change of the deadline: said with both
@@ -219,5 +256,43 @@ import Testing
         #expect(time(of: call).time == "15:00" && time(of: call).zone == "Europe/Paris", "\(call)")
         let whole = try #require(try tasks(other).first { $0["title"] as? String == "Whole day" })
         #expect(whole["dueTime"] is NSNull)
+    }
+
+    /// The author's zone as kept: a POSIX `TZ` keeps the offset in force at
+    /// the time typed (summer's, the night before the clocks go back); a
+    /// zone without a `/` (`Japan`) is typed back as it is shown; a zone the
+    /// system's files know and its ICU may not (`posix/…`) is read from the files.
+    @Test func theAuthorsZoneAsKept() throws {
+        let pm = PMBinary()
+        let cet = ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3", "PM_NOW": "2026-10-20T10:00:00Z"]
+        try pm.run(["add", "Summer", "--due", "2026-10-25 01:00"], cet)
+        let summer = try #require(try tasks(pm).first)
+        #expect(time(of: summer).zone == "+02:00" && time(of: summer).at == "2026-10-24T23:00:00.000Z", "\(summer)")
+        let japan = PMBinary()
+        try japan.run(["add", "J", "--due", "2026-12-01 15:00"], ["TZ": "Japan"])
+        let file = japan.home.file("j.csv")
+        #expect(try japan.run(["export", "csv", "--output", file]).status == 0)
+        let other = PMBinary()
+        let imported = try other.run(["import", "csv", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(time(of: try #require(try tasks(other).first)).zone == "Japan")
+        if FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/posix/Asia/Tokyo") {
+            let posix = PMBinary()
+            try posix.run(["add", "T", "--due", "2026-12-01 15:00 posix/Asia/Tokyo"])
+            #expect(time(of: try #require(try tasks(posix).first)).at == "2026-12-01T06:00:00.000Z")
+        }
+    }
+
+    /// At the ends of the calendar, the instant stays within the years a
+    /// board holds: `--json` and the calendar file stay well formed.
+    @Test func theEndsOfTheCalendar() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Last", "--due", "9999-12-31 23:59 -12:00"])
+        try pm.run(["add", "First", "--due", "0001-01-01 00:00 +14:00"])
+        let at = try tasks(pm).compactMap { time(of: $0).at }
+        #expect(at.count == 2 && at.allSatisfy { $0.count == 24 && !$0.hasPrefix("0000") && !$0.hasPrefix("1000") }, "\(at)")
+        let ics = try pm.run(["export", "ics"]).stdout
+        let starts = ics.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
+        #expect(starts.count == 2 && starts.allSatisfy { $0.count == "DTSTART:20261201T140000Z".count }, "\(starts)")
     }
 }

@@ -23,6 +23,7 @@ public final class DeadlineFormatter {
     }
     private let dueToday: String
     private let dateTime: MessageFormat?
+    private let dueTodayAt: MessageFormat?
     private var fittingCache: [Fitting: String] = [:]
     private var last: (key: Fitting, label: String)?
 
@@ -35,6 +36,7 @@ public final class DeadlineFormatter {
         overdue = localizer.format(.cardOverdue)
         dueToday = localizer.string(.cardDueToday)
         dateTime = localizer.format(.dueDateTime)
+        dueTodayAt = localizer.format(.cardDueTodayAt)
     }
 
     /// The card's deadline line: `due Jan 15, 2020` or `Jan 15, 2020 (overdue)`.
@@ -73,12 +75,20 @@ public final class DeadlineFormatter {
         _ date: CivilDate, time: String?, overdue isOverdue: Bool, fitting width: Int, today: CivilDate
     ) -> String {
         let withTime = { (day: String) in time.map { self.dateTime?.render([.text(day), .text($0)]) ?? day + " " + $0 } ?? day }
-        if !isOverdue, date == today, TerminalCells.width(of: withTime(dueToday)) <= width { return withTime(dueToday) }
+        if !isOverdue, date == today {
+            let todayText = time.map { dueTodayAt?.render([.text($0)]) ?? dueToday + " " + $0 } ?? dueToday
+            if TerminalCells.width(of: todayText) <= width { return todayText }
+        }
         let day = compactCache[date] ?? local.compact(date, today: today, using: compactFormatters)
         compactCache[date] = day
         let short = withTime(day)
         let worded = (isOverdue ? overdue : due)?.render([.text(short)]) ?? short
         if TerminalCells.width(of: worded) <= width { return worded }
+        if isOverdue, time != nil {
+            // Overdue says so whole: the time goes before the words do.
+            let dayOnly = overdue?.render([.text(day)]) ?? day
+            if TerminalCells.width(of: dayOnly) <= width { return dayOnly }
+        }
         if isOverdue {
             guard LocalDateFormat.nearest(month: date.month, day: date.day, to: today) != date else { return worded }
             let month = local.monthOfYear(date, using: compactFormatters)

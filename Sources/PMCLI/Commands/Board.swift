@@ -341,15 +341,8 @@ final class LiveBoard: BoardSource, @unchecked Sendable {
         let style = context.style(color: false)
         let due = context.reminders.due(
             session.remindable(tasks), now: context.environment.now(), zone: context.environment.timeZone)
-        return Dictionary(
-            due.map { task in
-                (
-                    task.id,
-                    context.localizer.string(
-                        .remindLine, context.shown(task.title),
-                        .text(task.deadline.map { style.deadline($0, localizer: context.localizer) } ?? ""))
-                )
-            }, uniquingKeysWith: { first, _ in first })
+        let sentences = Sentences(localizer: context.localizer, style: style)
+        return Dictionary(due.map { ($0.id, sentences.reminder($0)) }, uniquingKeysWith: { first, _ in first })
     }
 
     func fingerprint() -> String {

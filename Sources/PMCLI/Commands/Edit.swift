@@ -25,7 +25,11 @@ struct Edit: PMCommand {
         if let priority { change.priority = .some(try PriorityNames.parse(priority, localizer: context.localizer)) }
         if noDue { change.due = .some(nil) }
         if let due {
-            let deadline = try context.parseDeadline(due)
+            var deadline = try context.parseDeadline(due)
+            // A time alone (`--due 15:00`) keeps the card's day.
+            if deadline.day.isEmpty, deadline.time != nil, let day = try currentDay(context) {
+                deadline = try context.parseDeadline(day.description + " " + due)
+            }
             (change.due, change.dueTime) = (.some(deadline.date), deadline.time)
         }
         let edited = try context.session.edit(.typed(id), change)
@@ -33,5 +37,12 @@ struct Edit: PMCommand {
             output.json
                 ? TaskJSON.object(edited.task, today: context.environment.today, now: context.environment.now())
                 : context.sentences.edited(edited))
+    }
+
+    /// The card's deadline day now, if it has one.
+    private func currentDay(_ context: ProcessContext) throws -> CivilDate? {
+        try context.session.store().withFewTasks { board in
+            try TaskLookup.find(id, in: board ?? context.session.emptyBoard()).due
+        }
     }
 }

@@ -63,10 +63,12 @@ extension ProcessContext {
     /// reader's), and the words that named the day.
     func parseDeadline(_ text: String) throws -> (date: CivilDate, time: DueTime?, day: String) {
         let parts = try DueInput.split(text, words: DateWordTable.timeWords(localizer: localizer))
-        guard let hour = parts.hour else { return (try parseDate(text), nil, text) }
+        guard let hour = parts.hour else { return (try parseDate(parts.day), nil, parts.day) }
         let date = parts.day.isEmpty ? environment.today : try parseDate(parts.day)
-        let zone = parts.zone ?? DueTime.zoneName(of: environment.timeZone, on: date)
-        guard let time = DueTime(hour: hour, minute: parts.minute, zone: zone) else { throw PMError.invalidDate(text) }
+        let zone =
+            parts.zone ?? DueTime.zoneName(of: environment.timeZone, on: date, hour: hour, minute: parts.minute)
+        // Only a POSIX `TZ` of more than 23:59 from Greenwich names no zone pm can keep.
+        guard let time = DueTime(hour: hour, minute: parts.minute, zone: zone) else { throw PMError.unknownZone(zone) }
         return (date, time, parts.day)
     }
 

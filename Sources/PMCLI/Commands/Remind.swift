@@ -53,11 +53,7 @@ struct Remind: PMCommand {
         let plain = context.style(color: false)
         var desktop = notifier
         for task in fresh {
-            let line = { (style: TextStyle) in
-                context.localizer.string(
-                    .remindLine, context.shown(task.title),
-                    .text(task.deadline.map { style.deadline($0, localizer: context.localizer) } ?? ""))
-            }
+            let line = { (style: TextStyle) in Sentences(localizer: context.localizer, style: style).reminder(task) }
             let key = ReminderSchedule.key(task)
             if let notifier = desktop {
                 let summary = context.localizer.string(.icsAlarm, context.shown(task.title))

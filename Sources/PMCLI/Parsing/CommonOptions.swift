@@ -115,10 +115,16 @@ enum DateWordTable {
                 localizer.string(key).split(separator: "|").map { LooseText.fold(String($0)) }.filter { $0 != "-" && !$0.isEmpty }
             )
         }
-        return TimeWords(
+        var words = TimeWords(
             morning: set(.dateTimeMorning).union(["am"]), afternoon: set(.dateTimeAfternoon).union(["pm"]),
             hourMarks: set(.dateTimeHourMarks), minuteMarks: set(.dateTimeMinuteMarks), before: set(.dateTimeBefore),
             fold: { LooseText.fold($0) })
+        (words.half, words.noon) = (set(.dateTimeHalf), set(.dateTimeNoon))
+        words.afternoonHours = Set(set(.dateTimeAfternoonHours).compactMap { Int($0) }.filter { (1...11).contains($0) })
+        // Suffixes are matched as typed (a Korean particle joins the word before it).
+        words.untilSuffixes = localizer.string(.dateUntilSuffixes).split(separator: "|").map(String.init)
+            .filter { $0 != "-" && !$0.isEmpty }
+        return words
     }
 
     /// Month names and abbreviations as ICU writes them in `locale`, and in

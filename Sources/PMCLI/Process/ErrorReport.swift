@@ -101,7 +101,7 @@ enum ErrorReport {
         switch error {
         case .taskNotFound, .ambiguousID, .invalidID, .unknownState: return .refused
         case .invalidDate, .emptyTitle, .titleTooLong, .bodyTooLong, .unsafeTitle, .badAssignee, .tooManyAssignees,
-            .unsafeBody, .dateOutOfRange, .noSuchDate, .changeRefused:
+            .unsafeBody, .dateOutOfRange, .noSuchDate, .changeRefused, .badTime, .unknownZone:
             return .usage
         case .badLabel, .unknownPriority, .tooMany, .emptyText, .textTooLong, .unsafeText: return .usage
         case .partNotFound, .notYourComment, .viewNotFound: return .refused

@@ -56,9 +56,7 @@ struct HTMLExport: BoardExporter {
         html += "</header>\n<main>\n"
         for state in TaskState.allCases {
             // The soonest deadline first, as `pm list` shows them; then in creation order.
-            let cards = tasks.filter { $0.state == state }.sorted { a, b in
-                (a.due ?? CivilDate.last, a.createdAt, a.id) < (b.due ?? CivilDate.last, b.createdAt, b.id)
-            }
+            let cards = BoardTask.byDeadline(tasks.filter { $0.state == state })
             let name = l.string(StateNames.key(state))
             html += "<section class=\"column \(state.rawValue)\" aria-label=\"\(Self.escaped(name))\">\n"
             html += "<h2>\(Self.escaped(name)) <span class=\"count\">\(cards.count)</span></h2>\n"

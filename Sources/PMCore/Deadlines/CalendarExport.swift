@@ -70,6 +70,7 @@ public enum CalendarExport {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pm//pm kanban board//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
         ]
+        lines += zones(of: tasks + revisions.deleted)
         func render(_ entry: Entry) -> [String] {
             vevent(entry, today: today, now: now, schedule: schedule, alarmText: alarmText, assigneesText: assigneesText)
         }
@@ -84,6 +85,28 @@ public enum CalendarExport {
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined()
+    }
+
+    /// A VTIMEZONE for each zone an event starts in (``start(of:due:)``).
+    static func zones(of tasks: [BoardTask]) -> [String] {
+        var years: [String: ClosedRange<Int>] = [:]
+        for task in tasks {
+            guard let due = task.due, let time = task.dueTime, startZone(time) != nil else { continue }
+            let known = years[time.zone]
+            years[time.zone] = min(known?.lowerBound ?? due.year, due.year)...max(known?.upperBound ?? due.year, due.year)
+        }
+        return years.keys.sorted().flatMap { id -> [String] in
+            guard let range = years[id], let zone = Zone(identifier: id) else { return [] }
+            return CalendarZones.vtimezone(id, zone: zone, years: range.lowerBound...min(9999, range.upperBound + 10))
+        }
+    }
+
+    /// The zone an event at `time` starts in by name: a zone of the database
+    /// this system knows; nil for UTC, an offset or a zone it does not know
+    /// (read as UTC: the event then starts at that instant in UTC).
+    static func startZone(_ time: DueTime) -> Zone? {
+        guard time.zone.contains("/"), !time.zone.hasPrefix("Etc/") else { return nil }
+        return Zone(identifier: time.zone)
     }
 
     /// One event of the calendar: a task, or a series by its open occurrence.
@@ -157,7 +180,13 @@ public enum CalendarExport {
         }
         if !description.isEmpty { lines.append("DESCRIPTION:" + escape(description)) }
         // A series' alarm rings before each date it gives, the first among them.
-        if (due >= today || entry.rule != nil) && !entry.cancelled {
+        let ahead: Bool
+        if let instant = task.deadline?.instant, let millis = Timestamp.milliseconds(of: now) {
+            ahead = Double(instant) * 1000 > millis
+        } else {
+            ahead = due >= today
+        }
+        if (ahead || entry.rule != nil) && !entry.cancelled {
             // A floating date starts at local midnight wherever the calendar
             // is; a time is reminded of an hour before, as `pm remind` does.
             let trigger = task.dueTime == nil ? duration(schedule.minutesIntoDay) : "-PT1H"
@@ -171,8 +200,9 @@ public enum CalendarExport {
     }
 
     /// When an event starts: an all-day event on a floating date; a deadline
-    /// with a time at that time in its zone (`TZID`, its IANA name), or in
-    /// UTC for a zone that is an offset. A deadline is a moment: no end.
+    /// with a time at that time in its zone (`TZID`, its IANA name, which a
+    /// VTIMEZONE describes), or in UTC for a zone that is an offset or that
+    /// this system does not know. A deadline is a moment: no end.
     static func start(of task: BoardTask, due: CivilDate) -> [String] {
         guard let time = task.dueTime else {
             // 9999-12-31 has no next day to end on: a one-day duration says the same.
@@ -181,8 +211,12 @@ public enum CalendarExport {
                 due.adding(days: 1).map { "DTEND;VALUE=DATE:" + compact($0) } ?? "DURATION:P1D",
             ]
         }
-        let clock = time.time.filter { $0 != ":" } + "00"
-        if time.zone.contains("/") { return ["DTSTART;TZID=" + time.zone + ":" + compact(due) + "T" + clock] }
+        if startZone(time) != nil {
+            // As its zone's clock shows it (02:30 on the night clocks skip it is 03:30).
+            let local = Deadline(date: due, time: time).shown(in: time.zoneValue)
+            let wall = (local.time ?? time.time).filter { $0 != ":" } + "00"
+            return ["DTSTART;TZID=" + time.zone + ":" + compact(local.date) + "T" + wall]
+        }
         let instant = Timestamp.string(from: Date(timeIntervalSince1970: Double(time.instant(on: due))))
         return ["DTSTART:" + basic(instant)]
     }

@@ -182,8 +182,8 @@ public enum TaskwarriorImport: BoardImporter {
         let local = Int64((millis / 1000).rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
         let minutes = Int(((local % 86_400) + 86_400) % 86_400) / 60
         guard minutes != 0 else { return nil }
-        let day = Timestamp.civilDate(of: instant, in: zone)
-        return DueTime(hour: minutes / 60, minute: minutes % 60, zone: DueTime.zoneName(of: zone, on: day))
+        let name = DueTime.zoneName(of: zone, at: Int64((millis / 1000).rounded(.down)))
+        return DueTime(hour: minutes / 60, minute: minutes % 60, zone: name)
     }
 
     /// A Taskwarrior timestamp as pm stores times; nil when absent.

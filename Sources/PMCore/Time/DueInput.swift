@@ -1,13 +1,19 @@
 /// The words of a time of day in the reader's language (from the tables),
 /// folded as typed text is: `pm`, `오후` (a half of the day, before or after
-/// the hour), `h`, `시` (after the hour), `분` (after the minutes), `at`,
-/// `à` (before the time, meaning nothing).
+/// the hour), `h`, `시` (after the hour), `분` (after the minutes), `반`
+/// (thirty minutes), `midi` (12:00), `at`, `à` (before the time, meaning
+/// nothing), `까지` (ending a deadline, meaning nothing more), and the
+/// hours that without a half of the day mean the afternoon (Korean 3시).
 public struct TimeWords: Sendable {
     public var morning: Set<String>
     public var afternoon: Set<String>
     public var hourMarks: Set<String>
     public var minuteMarks: Set<String>
     public var before: Set<String>
+    public var half: Set<String> = []
+    public var noon: Set<String> = []
+    public var afternoonHours: Set<Int> = []
+    public var untilSuffixes: [String] = []
     public var fold: @Sendable (String) -> String
 
     public init(
@@ -34,37 +40,57 @@ public enum DueInput {
     }
 
     /// Splits `text` into its day and its time. A time is looked for at the
-    /// end (after an optional zone), then at the start; a text that has none
-    /// is all day. A zone named that this system does not know is refused.
-    /// - Throws: ``PMError/invalidDate(_:)`` for a time that cannot be (25:00, 13pm) or an unknown zone.
-    public static func split(_ text: String, words: TimeWords) throws -> Parts {
-        var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        var zone: String?
-        if let iso = isoDateTime(tokens.count == 1 ? tokens[0] : "") { return iso }
-        // A zone: `UTC`, `±HH:MM`, or a name with a `/` that starts with a
-        // letter (`12/1`, `1/12/2026` are dates).
-        if let last = tokens.last,
-            last == "UTC" || DueTime.fixedOffset(last) != nil
-                || (last.contains("/") && last.unicodeScalars.first.map { $0.properties.isAlphabetic } == true)
-        {
-            guard DueTime.isZoneName(last), DueTime.fixedOffset(last) != nil || Zone(identifier: last) != nil else {
-                throw PMError.invalidDate(text)
-            }
-            zone = last
-            tokens.removeLast()
+    /// end (after an optional zone), then at the start, in up to three
+    /// words (`오후 3시 30분`); a text that has none is all day.
+    /// - Throws: ``PMError/badTime(_:part:)`` for a time that cannot be
+    ///   (25:00, 13pm), ``PMError/unknownZone(_:)`` for a zone this system
+    ///   does not know, ``PMError/invalidDate(_:)`` for a zone without a time.
+    public static func split(_ whole: String, words: TimeWords) throws -> Parts {
+        var text = whole.trimmingASCIIWhitespace()
+        for suffix in words.untilSuffixes where !suffix.isEmpty && text.hasSuffix(suffix) && text.count > suffix.count {
+            text = String(text.dropLast(suffix.count)).trimmingASCIIWhitespace()
+            break
         }
+        var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        if let iso = isoDateTime(tokens.count == 1 ? tokens[0] : "") { return iso }
+        let zone = try zoneName(tokens.last)
+        if zone != nil { tokens.removeLast() }
+        var refusal: PMError?
         for count in stride(from: min(3, tokens.count), through: 1, by: -1) {
-            if let (hour, minute) = try time(tokens.suffix(count).joined(), words: words, whole: text) {
-                var rest = Array(tokens.dropLast(count))
-                if let word = rest.last, words.before.contains(words.fold(word)) { rest.removeLast() }
+            let candidates = [(tokens.suffix(count), true), (tokens.prefix(count), false)]
+            for (candidate, atEnd) in candidates where atEnd || count < tokens.count {
+                let time: (Int, Int)?
+                do {
+                    time = try Self.time(Array(candidate), words: words)
+                } catch {
+                    refusal = refusal ?? PMError.badTime(whole, part: candidate.joined(separator: " "))
+                    continue
+                }
+                guard let (hour, minute) = time else { continue }
+                var rest = atEnd ? Array(tokens.dropLast(count)) : Array(tokens.dropFirst(count))
+                if atEnd, let word = rest.last, words.before.contains(words.fold(word)) { rest.removeLast() }
                 return Parts(day: rest.joined(separator: " "), hour: hour, minute: minute, zone: zone)
             }
-            if count < tokens.count, let (hour, minute) = try time(tokens.prefix(count).joined(), words: words, whole: text) {
-                return Parts(day: tokens.dropFirst(count).joined(separator: " "), hour: hour, minute: minute, zone: zone)
-            }
         }
-        guard zone == nil else { throw PMError.invalidDate(text) }
+        if let refusal { throw refusal }
+        guard zone == nil else { throw PMError.invalidDate(whole) }
         return Parts(day: text, hour: nil, minute: 0, zone: nil)
+    }
+
+    /// The zone the last word names, if it names one: `UTC`, `±HH:MM`, a
+    /// name of the zone database (`Europe/Paris`, `Japan`). A word with a
+    /// `/` that starts with a letter names a zone or is refused (`12/1` is a date).
+    private static func zoneName(_ word: String?) throws -> String? {
+        guard let word else { return nil }
+        if word.lowercased() == "utc" || word.lowercased() == "gmt" || word == "Z" { return "UTC" }
+        if DueTime.fixedOffset(word) != nil { return word }
+        let lettered = word.unicodeScalars.first.map { $0.properties.isAlphabetic && $0.isASCII } == true
+        guard lettered, DueTime.isZoneName(word) else { return nil }
+        // A word without `/` (`Japan`) must be a zone file: asking ICU of
+        // every last word (`tomorrow`) would load it for every `pm add`.
+        guard word.contains("/") else { return Zone.hasZoneFile(word) ? word : nil }
+        guard Zone(identifier: word) != nil else { throw PMError.unknownZone(word) }
+        return word
     }
 
     /// `2026-12-01T15:00`, with `Z` or `±HH:MM` after it or nothing.
@@ -89,24 +115,22 @@ public enum DueInput {
     /// The hour and minute of a time written without spaces: `15:00`,
     /// `3pm`, `3:30pm`, `15h`, `15h30`, `오후3시`, `오후3시30분`; nil for what
     /// is no time (a bare number is a day). Throws for a time that cannot be.
-    static func time(_ joined: String, words: TimeWords, whole: String) throws -> (Int, Int)? {
-        var text = words.fold(joined)
-        var half: Bool?  // false: morning, true: afternoon
-        for (set, afternoon) in [(words.morning, false), (words.afternoon, true)] {
-            for word in set.sorted(by: { $0.count > $1.count }) where !word.isEmpty {
-                if text.hasPrefix(word) {
-                    text.removeFirst(word.count)
-                    half = afternoon
-                } else if text.hasSuffix(word) {
-                    text.removeLast(word.count)
-                    half = afternoon
-                }
-                if half != nil { break }
-            }
-            if half != nil { break }
+    static func time(_ tokens: [String], words: TimeWords) throws -> (Int, Int)? {
+        // A dash is no part of a time (`-1:00`, `1-2pm`), and two numbers
+        // side by side are a day and a time (`Dec 1 3pm`), never one time.
+        let joined = tokens.joined()
+        if joined.unicodeScalars.contains(where: { $0.properties.generalCategory == .dashPunctuation || $0 == "-" }) {
+            return nil
         }
+        for (word, next) in zip(tokens, tokens.dropFirst())
+        where word.allSatisfy({ $0.isASCII && $0.isNumber }) && next.first?.isNumber == true {
+            return nil
+        }
+        var text = words.fold(joined)
+        let half = halfOfDay(&text, words: words)
+        if half == nil, words.noon.contains(text) { return (12, 0) }
         let hourDigits = text.prefix { $0.isASCII && $0.isNumber }
-        guard (1...2).contains(hourDigits.count), let hour = Int(hourDigits) else { return nil }
+        guard (1...2).contains(hourDigits.count), var hour = Int(hourDigits) else { return nil }
         var rest = text.dropFirst(hourDigits.count)
         var marked = half != nil
         var minute = 0
@@ -125,15 +149,39 @@ public enum DueInput {
                 minute = value
                 rest = rest.dropFirst(2)
                 if let mark = words.minuteMarks.first(where: { rest.hasPrefix($0) }) { rest = rest.dropFirst(mark.count) }
+            } else if let word = words.half.first(where: { !$0.isEmpty && rest == $0 }) {
+                minute = 30
+                rest = rest.dropFirst(word.count)
             }
+            // 3시 said alone is the afternoon's where the language says so.
+            if half == nil, words.afternoonHours.contains(hour) { hour += 12 }
         }
         guard marked, rest.isEmpty else { return nil }
-        guard minute < 60 else { throw PMError.invalidDate(whole) }
+        struct Impossible: Error {}
+        guard minute < 60 else { throw Impossible() }
         guard let half else {
-            guard hour < 24 else { throw PMError.invalidDate(whole) }
+            guard hour < 24 else { throw Impossible() }
             return (hour, minute)
         }
-        guard (1...12).contains(hour) else { throw PMError.invalidDate(whole) }
+        guard (1...12).contains(hour) else { throw Impossible() }
         return ((hour % 12) + (half ? 12 : 0), minute)
+    }
+
+    /// The half of the day a word before or after the hour names (`오후`,
+    /// `pm`), taken off `text`: true for the afternoon; nil for none.
+    private static func halfOfDay(_ text: inout String, words: TimeWords) -> Bool? {
+        for (set, afternoon) in [(words.morning, false), (words.afternoon, true)] {
+            for word in set.sorted(by: { $0.count > $1.count }) where !word.isEmpty {
+                if text.hasPrefix(word) {
+                    text.removeFirst(word.count)
+                    return afternoon
+                }
+                if text.hasSuffix(word) {
+                    text.removeLast(word.count)
+                    return afternoon
+                }
+            }
+        }
+        return nil
     }
 }

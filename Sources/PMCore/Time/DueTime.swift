@@ -61,7 +61,10 @@ public struct DueTime: Hashable, Sendable {
         let bytes = Array(name.utf8)
         guard (1...64).contains(bytes.count), let first = bytes.first,
             (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first),
-            !name.contains(".."), !name.hasSuffix("/"), !name.contains("//")
+            !name.contains(".."), !name.hasSuffix("/"), !name.contains("//"),
+            // Names that mean another zone on each machine, and ICU's made-up offsets (`GMT+2359`).
+            !["localtime", "posixrules", "Factory"].contains(name), !name.hasPrefix("GMT+"), !name.hasPrefix("GMT-"),
+            !name.hasPrefix("UTC+"), !name.hasPrefix("UTC-")
         else { return false }
         return bytes.allSatisfy { byte in
             (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
@@ -69,11 +72,11 @@ public struct DueTime: Hashable, Sendable {
         }
     }
 
-    /// Seconds east of `+HH:MM` / `-HH:MM` (up to 14 hours); nil for anything else.
+    /// Seconds east of `+HH:MM` / `-HH:MM` (a POSIX `TZ` may be up to 23:59 from Greenwich); nil for anything else.
     public static func fixedOffset(_ name: String) -> Int? {
         let bytes = Array(name.utf8)
         guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
-            let (hours, minutes) = clock(String(name.dropFirst())), hours <= 14
+            let (hours, minutes) = clock(String(name.dropFirst()))
         else { return nil }
         return (bytes[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
@@ -85,10 +88,24 @@ public struct DueTime: Hashable, Sendable {
     }
 
     /// The zone a deadline typed by a reader in `zone` is kept in: its IANA
-    /// name, or (a POSIX `TZ` string) the offset it has on `date`.
-    public static func zoneName(of zone: Zone, on date: CivilDate) -> String {
+    /// name, or (a POSIX `TZ` string) the offset in force at that time on
+    /// `date` (summer time's, on a summer day).
+    public static func zoneName(of zone: Zone, on date: CivilDate, hour: Int, minute: Int) -> String {
         if let name = zone.identifier, isZoneName(name) { return name }
-        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(date.daysSince1970) * 86_400 + 43_200))
+        let local = Int64(date.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60)
+        return offsetName(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant(local: local, in: zone)))))
+    }
+
+    /// The zone an instant read in `zone` is kept in: its IANA name, or the offset then.
+    public static func zoneName(of zone: Zone, at instant: Int64) -> String {
+        if let name = zone.identifier, isZoneName(name) { return name }
+        return offsetName(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+    }
+
+    /// `+09:00`, `-03:30`.
+    public static func offsetText(_ offset: Int) -> String { offsetName(offset) }
+
+    static func offsetName(_ offset: Int) -> String {
         let minutes = abs(offset) / 60
         let text =
             (minutes / 60 < 10 ? "0" : "") + String(minutes / 60) + ":" + (minutes % 60 < 10 ? "0" : "")
@@ -100,9 +117,18 @@ public struct DueTime: Hashable, Sendable {
     /// seconds since 1970. A time a change of clocks skips (02:30 on the
     /// night summer time starts) is the same time of the offset before, an
     /// hour later on the clock; a time that happens twice is the first.
+    /// Kept within the years a board holds (0001 to 9999 in UTC), so that
+    /// every reader's day of it is one.
     public func instant(on date: CivilDate) -> Int64 {
         let local = Int64(date.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60)
-        let zone = zoneValue
+        let first = Int64(CivilDate.first.daysSince1970) * 86_400 + 86_400
+        let last = Int64(CivilDate.last.daysSince1970) * 86_400 - 1
+        return min(max(Self.instant(local: local, in: zoneValue), first), last)
+    }
+
+    /// The instant of a wall-clock time (`local`: seconds since 1970 as if
+    /// in UTC) in `zone`.
+    static func instant(local: Int64, in zone: Zone) -> Int64 {
         func offset(_ seconds: Int64) -> Int64 {
             Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
         }

@@ -96,6 +96,9 @@ public struct Zone: Sendable {
     public func secondsFromGMT(for date: Date) -> Int {
         switch rule {
         case .named(let id):
+            // A zone the system's files have and its ICU does not (newer than
+            // ICU's data, `posix/…`): ICU would quietly answer GMT.
+            guard ICUTimeZone.isKnown(id) else { return Self.glibcSecondsEast(id, at: date.timeIntervalSince1970) ?? 0 }
             return ICUTimeZone.secondsEast(id, atMillis: date.timeIntervalSince1970 * 1000)
                 ?? Self.glibcSecondsEast(id, at: date.timeIntervalSince1970) ?? 0
         case .fixed(let offset): return offset
@@ -123,7 +126,7 @@ public struct Zone: Sendable {
     /// An identifier ICU formats `date` correctly with: the IANA name, or the
     /// fixed offset in force at that instant (`UTC`, `Etc/GMT-9`, `GMT+05:45`).
     public func icuIdentifier(at date: Date) -> String {
-        if case .named(let id) = rule, id.contains("/") || id == "UTC" {
+        if case .named(let id) = rule, id.contains("/") || id == "UTC", ICUTimeZone.isKnown(id) {
             return id
         }
         let offset = secondsFromGMT(for: date)
