@@ -67,16 +67,18 @@ struct CardSentences {
     /// A deadline's time changed while its day did not (or the line of the
     /// day would have said both).
     private static func timeAlone(_ change: FieldChange, title: MessageArgument, view: HistoryView) -> String? {
-        switch (DueTime(value: change.from), DueTime(value: change.to)) {
-        case (nil, let to?):
-            return view.say(.historyDueTimeSet, title, .text(view.style.timeOfDay(to, localizer: view.localizer)))
-        case (let from?, nil):
-            return view.say(.historyDueTimeRemoved, title, .text(view.style.timeOfDay(from, localizer: view.localizer)))
-        case (let from?, let to?):
-            return view.say(
-                .historyDueTimeChanged, title, .text(view.style.timeOfDay(from, localizer: view.localizer)),
-                .text(view.style.timeOfDay(to, localizer: view.localizer)))
+        let (from, to) = (DueTime(value: change.from), DueTime(value: change.to))
+        // A change of zone names both zones: 15:00 in UTC → 15:00 in Seoul is a change.
+        let naming = from != nil && to != nil && from?.zone != to?.zone
+        let said = { (time: DueTime) in
+            MessageArgument.text(view.style.timeOfDay(time, localizer: view.localizer, naming: naming))
+        }
+        switch (from, to) {
+        case (nil, let to?): return view.say(.historyDueTimeSet, title, said(to))
+        case (let from?, nil): return view.say(.historyDueTimeRemoved, title, said(from))
+        case (let from?, let to?): return view.say(.historyDueTimeChanged, title, said(from), said(to))
         case (nil, nil): return nil
         }
     }
+
 }

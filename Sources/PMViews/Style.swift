@@ -57,8 +57,11 @@ package struct TextStyle {
         let here = localizer.string(.dueDateTime, .text(date(day)), .text(DueTime.clockText(minutes: minutes ?? 0)))
         let moment = Date(timeIntervalSince1970: Double(instant))
         guard zone.secondsFromGMT(for: moment) != time.zoneValue.secondsFromGMT(for: moment) else { return here }
-        // The time there as its clock showed it (02:30 on the night clocks skip it is 03:30).
-        let there = deadline.shown(in: time.zoneValue).time ?? time.time
+        // The time there as its clock showed it (02:30 on the night clocks
+        // skip it is 03:30), and its day there when that is another.
+        let shownThere = deadline.shown(in: time.zoneValue)
+        var there = shownThere.time ?? time.time
+        if shownThere.date != day { there = localizer.string(.dueDateTime, .text(date(shownThere.date)), .text(there)) }
         let (place, isOffset) = self.place(of: time, at: moment)
         return localizer.string(isOffset ? .dueElsewhereOffset : .dueElsewhere, .text(here), .text(there), .text(place))
     }
@@ -66,8 +69,10 @@ package struct TextStyle {
     /// A deadline's time of day without its day (a history line of a time
     /// changed alone): as it was set, its zone's place named when it is not
     /// the reader's: `15:00`, `15:00 in Paris`, `파리 기준 15:00`.
-    package func timeOfDay(_ time: DueTime, localizer: Localizer) -> String {
-        if time.zone == zone.identifier { return time.time }
+    /// `naming`: the zone is named even when it is the reader's (the other
+    /// time of a change said beside it has another zone).
+    package func timeOfDay(_ time: DueTime, localizer: Localizer, naming: Bool = false) -> String {
+        if time.zone == zone.identifier, !naming { return time.time }
         // A place's name does not change with the date; an offset's is the offset.
         let (place, isOffset) = self.place(of: time, at: Date(timeIntervalSince1970: 0))
         return isOffset ? time.time + " " + place : localizer.string(.dueTimeElsewhere, .text(time.time), .text(place))

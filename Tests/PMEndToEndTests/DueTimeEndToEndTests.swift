@@ -283,16 +283,65 @@ import Testing
         }
     }
 
-    /// At the ends of the calendar, the instant stays within the years a
-    /// board holds: `--json` and the calendar file stay well formed.
+    /// At the ends of the calendar: a time within the years a board holds
+    /// is kept as typed (`--json` and the calendar stay well formed); one
+    /// whose instant falls outside them is refused.
     @Test func theEndsOfTheCalendar() throws {
         let pm = PMBinary()
-        try pm.run(["add", "Last", "--due", "9999-12-31 23:59 -12:00"])
-        try pm.run(["add", "First", "--due", "0001-01-01 00:00 +14:00"])
-        let at = try tasks(pm).compactMap { time(of: $0).at }
-        #expect(at.count == 2 && at.allSatisfy { $0.count == 24 && !$0.hasPrefix("0000") && !$0.hasPrefix("1000") }, "\(at)")
-        let ics = try pm.run(["export", "ics"]).stdout
-        let starts = ics.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
-        #expect(starts.count == 2 && starts.allSatisfy { $0.count == "DTSTART:20261201T140000Z".count }, "\(starts)")
+        try pm.run(["add", "Last", "--due", "9999-12-31 23:59 UTC"])
+        #expect(try tasks(pm).compactMap { time(of: $0).at } == ["9999-12-31T23:59:00.000Z"])
+        #expect(try pm.run(["export", "ics"]).stdout.contains("DTSTART:99991231T235900Z\r\n"))
+        for typed in ["9999-12-31 23:59 -12:00", "0001-01-01 00:00 +14:00"] {
+            let run = try pm.run(["add", "X", "--due", typed])
+            #expect(run.status == 64 && run.stderr.contains("outside the years 1 to 9999"), "\(typed): \(run.stderr)")
+        }
+    }
+
+    /// Zones no deadline can be kept in: leap-second clocks, offsets no clock
+    /// keeps, names that mean another zone on each machine.
+    @Test(arguments: ["right/Europe/Paris", "+15:00", "-13:00", "Etc/Unknown", "GMT+2359", "leapseconds"])
+    func zonesNoDeadlineIsKeptIn(zone: String) throws {
+        let pm = PMBinary()
+        let run = try pm.run(["add", "X", "--due", "2026-12-01 15:00 " + zone])
+        #expect(run.status == 64 && pm.boardBytes() == nil, "\(zone): \(run.stderr)")
+    }
+
+    /// A reminder shown is not shown again; one of a time moved is.
+    @Test func aTimedReminderIsShownOnce() throws {
+        let pm = PMBinary()
+        let id = try pm.run(["add", "T", "--due", "2026-11-21 10:30"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try pm.run(["remind"]).stdout.contains("'T' is due Nov 21, 2026, 10:30."))
+        #expect(try pm.run(["remind"]).stdout.isEmpty)
+        #expect(try pm.run(["edit", id, "--due", "10:45"]).status == 0)
+        #expect(try pm.run(["remind"]).stdout.contains("10:45"))
+    }
+
+    /// A time that cannot be is named, not a shorter reading of it.
+    @Test func aKoreanAfternoonThirteenIsRefusedAsATime() throws {
+        let pm = PMBinary(language: "ko_KR.UTF-8")
+        let run = try pm.run(["add", "X", "--due", "금요일 오후 13시"])
+        #expect(run.status == 64 && run.stderr.contains("'오후 13시'는 시각이 아닙니다"), "\(run.stderr)")
+    }
+
+    /// A POSIX `TZ` on the night its clocks skip an hour: 02:30 is kept as
+    /// a named zone keeps it (an hour later on the clock), not an hour early.
+    @Test func aPOSIXZonesSkippedHour() throws {
+        let pm = PMBinary()
+        try pm.run(["add", "Gap", "--due", "2027-03-28 02:30"], ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"])
+        #expect(time(of: try #require(try tasks(pm).first)).at == "2027-03-28T01:30:00.000Z")
+    }
+
+    /// When the day there is not the reader's, the time there says its day.
+    @Test(arguments: [
+        ("en_US.UTF-8", "Dec 2, 2026, 04:00 (Dec 1, 2026, 20:00 in Paris)"),
+        ("fr_FR.UTF-8", "2 déc. 2026 à 04:00 (1er déc. 2026 à 20:00 à Paris)"),
+        ("ko_KR.UTF-8", "2026년 12월 2일 04:00(파리 기준 2026년 12월 1일 20:00)"),
+    ])
+    func anotherDayThereIsSaid(language: String, shown: String) throws {
+        let pm = PMBinary(language: language)
+        let id = try pm.run(["add", "Late call", "--due", "2026-12-01 20:00 Europe/Paris"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let show = try pm.run(["show", id], ["TZ": "Asia/Seoul"]).stdout
+        #expect(show.contains(shown), "\(show)")
     }
 }

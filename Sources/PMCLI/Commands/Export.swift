@@ -25,11 +25,12 @@ struct ExportICS: PMCommand {
     func run(in context: ProcessContext) throws {
         let board = try filters.filteredBoard(context)
         // The log gives each event its SEQUENCE and the deleted tasks to withdraw.
-        let exporter = CalendarExporter(
+        var exporter = CalendarExporter(
             today: context.environment.today, now: context.now, schedule: context.reminders,
             revisions: CalendarExport.Revisions(events: try context.session.store().eventLog().readAll().events),
             alarmText: { context.localizer.string(.icsAlarm, .text($0)) },
             assigneesText: { context.localizer.string(.icsAssignees, .text($0)) })
+        exporter.soonAlarmText = { context.localizer.string(.icsAlarmSoon, .text($0)) }
         try context.export(board.tasks, with: exporter, to: output, said: .exportWritten)
     }
 }

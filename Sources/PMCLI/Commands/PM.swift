@@ -69,6 +69,7 @@ extension ProcessContext {
             parts.zone ?? DueTime.zoneName(of: environment.timeZone, on: date, hour: hour, minute: parts.minute)
         // Only a POSIX `TZ` of more than 23:59 from Greenwich names no zone pm can keep.
         guard let time = DueTime(hour: hour, minute: parts.minute, zone: zone) else { throw PMError.unknownZone(zone) }
+        guard time.isWithinYears(on: date) else { throw PMError.dateOutOfRange(text) }
         return (date, time, parts.day)
     }
 

@@ -60,19 +60,29 @@ public enum CalendarExport {
     /// - Parameters:
     ///   - now: the export time (DTSTAMP), ISO 8601 UTC.
     ///   - alarmText: the alarm's words for a title, in the exporter's language.
+    ///   - soonAlarmText: the same an hour before a deadline with a time.
     ///   - assigneesText: the description's line naming who does a task (the
     ///     names, comma-separated), in the exporter's language. Names are not
     ///     ATTENDEEs: those are addresses a calendar would write to.
     public static func ics(
         _ tasks: [BoardTask], today: CivilDate, now: String, schedule: ReminderSchedule, revisions: Revisions = Revisions(),
-        alarmText: (String) -> String, assigneesText: (String) -> String = { $0 }
+        alarmText: (String) -> String, soonAlarmText: ((String) -> String)? = nil,
+        assigneesText: (String) -> String = { $0 }
     ) -> String {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pm//pm kanban board//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
         ]
         lines += zones(of: tasks + revisions.deleted)
         func render(_ entry: Entry) -> [String] {
-            vevent(entry, today: today, now: now, schedule: schedule, alarmText: alarmText, assigneesText: assigneesText)
+            // An hour before a time, the alarm says it is soon (it may ring the day before).
+            let soon = entry.task.dueTime != nil
+            return vevent(
+                entry, today: today, now: now, schedule: schedule,
+                alarmText: { title in
+                    if soon, let soonAlarmText { return soonAlarmText(title) }
+                    return alarmText(title)
+                },
+                assigneesText: assigneesText)
         }
         let (series, taken) = seriesEntries(tasks, revisions: revisions)
         for task in tasks where !taken.contains(task.id) {

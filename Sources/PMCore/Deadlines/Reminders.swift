@@ -116,9 +116,10 @@ public struct ReminderLog: Sendable {
     public func save(_ state: State, today: CivilDate) throws {
         let cutoff = today.adding(days: -30) ?? .first
         func recent(_ key: String) -> Bool {
-            guard let at = key.lastIndex(of: "@"), let date = CivilDate(iso: String(key[key.index(after: at)...])) else {
-                return false
-            }
+            // `id@2026-12-01`, or with a time `id@2026-12-01T15:00[Europe/Paris]`: the day is what ages.
+            guard let at = key.lastIndex(of: "@"),
+                let date = CivilDate(iso: String(key[key.index(after: at)...].prefix(10)))
+            else { return false }
             return date >= cutoff
         }
         let kept = state.shown.filter(recent).sorted()

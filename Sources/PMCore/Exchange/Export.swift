@@ -53,6 +53,8 @@ public struct CalendarExporter: BoardExporter {
     public var schedule: ReminderSchedule
     public var revisions: CalendarExport.Revisions
     public var alarmText: (String) -> String
+    /// An alarm's words an hour before a deadline with a time (not "today": it may ring the day before).
+    public var soonAlarmText: ((String) -> String)?
     public var assigneesText: (String) -> String
 
     public init(
@@ -66,7 +68,7 @@ public struct CalendarExporter: BoardExporter {
     public func document(_ tasks: [BoardTask]) -> String {
         CalendarExport.ics(
             tasks, today: today, now: now, schedule: schedule, revisions: revisions, alarmText: alarmText,
-            assigneesText: assigneesText)
+            soonAlarmText: soonAlarmText, assigneesText: assigneesText)
     }
 
     public func itemCount(_ tasks: [BoardTask], in document: String) -> Int {

@@ -55,7 +55,6 @@ public enum DueInput {
         if let iso = isoDateTime(tokens.count == 1 ? tokens[0] : "") { return iso }
         let zone = try zoneName(tokens.last)
         if zone != nil { tokens.removeLast() }
-        var refusal: PMError?
         for count in stride(from: min(3, tokens.count), through: 1, by: -1) {
             let candidates = [(tokens.suffix(count), true), (tokens.prefix(count), false)]
             for (candidate, atEnd) in candidates where atEnd || count < tokens.count {
@@ -63,8 +62,8 @@ public enum DueInput {
                 do {
                     time = try Self.time(Array(candidate), words: words)
                 } catch {
-                    refusal = refusal ?? PMError.badTime(whole, part: candidate.joined(separator: " "))
-                    continue
+                    // The time is there and cannot be: a shorter reading (`13시` of `오후 13시`) is not it.
+                    throw PMError.badTime(whole, part: candidate.joined(separator: " "))
                 }
                 guard let (hour, minute) = time else { continue }
                 var rest = atEnd ? Array(tokens.dropLast(count)) : Array(tokens.dropFirst(count))
@@ -72,7 +71,6 @@ public enum DueInput {
                 return Parts(day: rest.joined(separator: " "), hour: hour, minute: minute, zone: zone)
             }
         }
-        if let refusal { throw refusal }
         guard zone == nil else { throw PMError.invalidDate(whole) }
         return Parts(day: text, hour: nil, minute: 0, zone: nil)
     }
@@ -85,11 +83,11 @@ public enum DueInput {
         if word.lowercased() == "utc" || word.lowercased() == "gmt" || word == "Z" { return "UTC" }
         if DueTime.fixedOffset(word) != nil { return word }
         let lettered = word.unicodeScalars.first.map { $0.properties.isAlphabetic && $0.isASCII } == true
-        guard lettered, DueTime.isZoneName(word) else { return nil }
+        guard lettered else { return nil }
         // A word without `/` (`Japan`) must be a zone file: asking ICU of
         // every last word (`tomorrow`) would load it for every `pm add`.
-        guard word.contains("/") else { return Zone.hasZoneFile(word) ? word : nil }
-        guard Zone(identifier: word) != nil else { throw PMError.unknownZone(word) }
+        guard word.contains("/") else { return DueTime.isZoneName(word) && Zone.hasZoneFile(word) ? word : nil }
+        guard DueTime.isZoneName(word), Zone(identifier: word) != nil else { throw PMError.unknownZone(word) }
         return word
     }
 

@@ -62,9 +62,11 @@ public struct DueTime: Hashable, Sendable {
         guard (1...64).contains(bytes.count), let first = bytes.first,
             (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first),
             !name.contains(".."), !name.hasSuffix("/"), !name.contains("//"),
-            // Names that mean another zone on each machine, and ICU's made-up offsets (`GMT+2359`).
-            !["localtime", "posixrules", "Factory"].contains(name), !name.hasPrefix("GMT+"), !name.hasPrefix("GMT-"),
-            !name.hasPrefix("UTC+"), !name.hasPrefix("UTC-")
+            // Names that mean another zone on each machine or none (files of the
+            // zone folder that are not zones), leap-second clocks, ICU's made-up offsets (`GMT+2359`).
+            !["localtime", "posixrules", "Factory", "leapseconds", "Etc/Unknown", "SECURITY"].contains(name),
+            !name.hasPrefix("right/"), !name.hasPrefix("GMT+"), !name.hasPrefix("GMT-"), !name.hasPrefix("UTC+"),
+            !name.hasPrefix("UTC-")
         else { return false }
         return bytes.allSatisfy { byte in
             (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
@@ -78,7 +80,9 @@ public struct DueTime: Hashable, Sendable {
         guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
             let (hours, minutes) = clock(String(name.dropFirst()))
         else { return nil }
-        return (bytes[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
+        let offset = (bytes[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
+        // The offsets clocks keep: from 12 hours west to 14 east.
+        return (-12 * 3600...14 * 3600).contains(offset) ? offset : nil
     }
 
     /// The zone it names, as this system knows it; UTC for a zone it does not.
@@ -93,7 +97,15 @@ public struct DueTime: Hashable, Sendable {
     public static func zoneName(of zone: Zone, on date: CivilDate, hour: Int, minute: Int) -> String {
         if let name = zone.identifier, isZoneName(name) { return name }
         let local = Int64(date.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60)
-        return offsetName(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant(local: local, in: zone)))))
+        // The offset that makes it the instant a named zone would give (in a
+        // gap, the offset before: 02:30 is 03:30 summer time).
+        return offsetName(Int(local - instant(local: local, in: zone)))
+    }
+
+    /// Whether this time on `date` falls within the years a board holds (in UTC).
+    public func isWithinYears(on date: CivilDate) -> Bool {
+        let local = Int64(date.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60)
+        return instant(on: date) == Self.instant(local: local, in: zoneValue)
     }
 
     /// The zone an instant read in `zone` is kept in: its IANA name, or the offset then.
@@ -117,12 +129,11 @@ public struct DueTime: Hashable, Sendable {
     /// seconds since 1970. A time a change of clocks skips (02:30 on the
     /// night summer time starts) is the same time of the offset before, an
     /// hour later on the clock; a time that happens twice is the first.
-    /// Kept within the years a board holds (0001 to 9999 in UTC), so that
-    /// every reader's day of it is one.
+    /// Kept within the years a board holds (0001 to 9999 in UTC).
     public func instant(on date: CivilDate) -> Int64 {
         let local = Int64(date.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60)
-        let first = Int64(CivilDate.first.daysSince1970) * 86_400 + 86_400
-        let last = Int64(CivilDate.last.daysSince1970) * 86_400 - 1
+        let first = Int64(CivilDate.first.daysSince1970) * 86_400
+        let last = Int64(CivilDate.last.daysSince1970) * 86_400 + 86_399
         return min(max(Self.instant(local: local, in: zoneValue), first), last)
     }
 
