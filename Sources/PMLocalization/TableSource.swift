@@ -26,10 +26,20 @@ public struct TableSource: Sendable {
     /// built-in one (parsed when pm was built: nothing to parse here).
     func tables(for language: String) -> [TableValues] {
         var result: [TableValues] = []
-        if let overrideDirectory,
-            let data = FileManager.default.contents(atPath: "\(overrideDirectory)/\(language).lproj/Localizable.strings")
-        {
-            result.append(TableValues(StringsTableParser.parse(bytes: [UInt8](data)).values))
+        if let overrideDirectory {
+            let folder = "\(overrideDirectory)/\(language).lproj/"
+            var values: [String: String] = [:]
+            if let data = FileManager.default.contents(atPath: folder + "Localizable.strings") {
+                values = StringsTableParser.parse(bytes: [UInt8](data)).values
+            }
+            // Plurals as translation platforms keep them (Apple's plist):
+            // each category becomes the key pm looks up (`key.one`).
+            if let data = FileManager.default.contents(atPath: folder + "Localizable.stringsdict") {
+                for entry in StringsDictParser.parse(bytes: [UInt8](data)).entries {
+                    for (key, value) in entry.suffixedForms { values[key] = value }
+                }
+            }
+            if !values.isEmpty { result.append(TableValues(values)) }
         }
         if let entries = EmbeddedTables.entries[language] {
             result.append(TableValues(sorted: entries))

@@ -205,4 +205,39 @@ import Testing
         #expect(try pm.runInTerminal(["list", "--color", "never"], env).stdout.contains("pm undo is available"))
         #expect(try pm.run(["move", "ffff", "in arbeit"], env).stderr.contains("No task matches 'ffff'."))
     }
+
+    /// A translator's plurals in a `Localizable.stringsdict` (Apple's format,
+    /// as Weblate and Crowdin keep them) beside the table are read without a
+    /// rebuild, each category as its own form; a broken one changes nothing.
+    @Test func aTranslatorsStringsdictIsRead() throws {
+        let pm = PMBinary(language: "fr_FR.UTF-8")
+        try pm.run(["add", "Une"])
+        let folder = pm.home.file("l10n/fr.lproj")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+              <key>list.summary</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key><string>%#@tasks@</string>
+                <key>tasks</key>
+                <dict>
+                  <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                  <key>NSStringFormatValueTypeKey</key><string>d</string>
+                  <key>one</key><string>%1$d carte au tableau</string>
+                  <key>other</key><string>%1$d cartes au tableau</string>
+                </dict>
+              </dict>
+            </dict></plist>
+            """
+        try Data(plist.utf8).write(to: URL(fileURLWithPath: folder + "/Localizable.stringsdict"))
+        let env = ["PM_LOCALIZATION_DIR": pm.home.file("l10n")]
+        #expect(try pm.run(["list"], env).stdout.contains("1 carte au tableau"))
+        try pm.run(["add", "Deux"])
+        #expect(try pm.run(["list"], env).stdout.contains("2 cartes au tableau"))
+        // Broken (no closing tags): the built-in words stay.
+        try Data(plist.utf8.dropLast(20)).write(to: URL(fileURLWithPath: folder + "/Localizable.stringsdict"))
+        let broken = try pm.run(["list"], env)
+        #expect(broken.status == 0 && broken.stdout.contains("2 tâches"), "\(broken.stdout)")
+    }
 }

@@ -1,0 +1,341 @@
+/// One plural message of a `.stringsdict` table (Apple's plural format, as
+/// Xcode, Weblate, Crowdin and Lokalise read it): its format, and for each
+/// variable the format names (`%#@count@`), the text of each CLDR category.
+public struct StringsDictEntry: Equatable, Sendable {
+    /// One variable: `NSStringPluralRuleType`, its value's type (`d`) and
+    /// its forms by category (`zero`, `one`, `two`, `few`, `many`, `other`).
+    public struct Variable: Equatable, Sendable {
+        public var valueType: String?
+        public var forms: [String: String]
+    }
+
+    public var key: String
+    /// `NSStringLocalizedFormatKey`: `%#@count@`, or text around it.
+    public var format: String
+    public var variables: [String: Variable]
+    /// 1-based line of the key.
+    public var line: Int
+}
+
+extension StringsDictEntry {
+    /// Its forms as pm's tables keep plurals, one value per category
+    /// (`list.header.one`, `list.header.other`): the format with its variable
+    /// (`%#@count@`) replaced by that category's text. A format that names
+    /// no variable, or several, or one the entry lacks, gives none.
+    public var suffixedForms: [(key: String, value: String)] {
+        let parts = format.split(separator: "%#@", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 2, let end = parts[1].firstIndex(of: "@") else { return [] }
+        let name = String(parts[1][..<end])
+        guard let variable = variables[name] else { return [] }
+        let before = String(parts[0])
+        let after = String(parts[1][parts[1].index(after: end)...])
+        var forms: [(key: String, value: String)] = []
+        for category in variable.forms.keys.sorted() {
+            let text: String = variable.forms[category] ?? ""
+            forms.append((key: key + "." + category, value: before + text + after))
+        }
+        return forms
+    }
+}
+
+/// A problem in a `.stringsdict` table, with its line.
+public struct StringsDictProblem: Error, Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// Not well-formed XML of the plist subset pm reads (what was expected).
+        case malformed(String)
+        /// An entity other than XML's five and character references.
+        case unknownEntity(String)
+        /// A DOCTYPE with an internal subset, which could define entities.
+        case internalSubset
+        /// An entry without `NSStringLocalizedFormatKey`, or a variable without its rule type.
+        case incomplete(key: String)
+        case duplicateKey(String, firstLine: Int)
+    }
+
+    public var line: Int
+    public var kind: Kind
+
+    public init(line: Int, kind: Kind) {
+        self.line = line
+        self.kind = kind
+    }
+}
+
+/// The result: every good entry, and every problem.
+public struct ParsedStringsDict: Sendable {
+    public var entries: [StringsDictEntry]
+    public var problems: [StringsDictProblem]
+}
+
+/// A strict reader of the `.stringsdict` plist: the XML subset Apple's
+/// format uses (`plist`, `dict`, `key`, `string`; comments, the XML
+/// declaration, a DOCTYPE without an internal subset), in pure Swift. No
+/// entity but XML's five and character references is expanded, so a table
+/// cannot make the reader expand text without bound; nesting is bounded.
+public enum StringsDictParser {
+    /// Parses raw UTF-8 bytes (a byte-order mark allowed).
+    public static func parse(bytes: [UInt8]) -> ParsedStringsDict {
+        var body = bytes
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
+        guard let text = String(validating: body, as: UTF8.self) else {
+            return ParsedStringsDict(entries: [], problems: [StringsDictProblem(line: 1, kind: .malformed("UTF-8"))])
+        }
+        var reader = XMLReader(Array(text.unicodeScalars))
+        do {
+            let root = try reader.document()
+            return entries(of: root)
+        } catch let problem as StringsDictProblem {
+            return ParsedStringsDict(entries: [], problems: [problem])
+        } catch {
+            return ParsedStringsDict(entries: [], problems: [StringsDictProblem(line: reader.line, kind: .malformed("XML"))])
+        }
+    }
+
+    /// The entries of the `plist` element's one `dict`.
+    private static func entries(of root: XMLReader.Element) -> ParsedStringsDict {
+        var result = ParsedStringsDict(entries: [], problems: [])
+        guard root.name == "plist", root.children.count == 1, let top = root.children.first, top.name == "dict" else {
+            result.problems.append(StringsDictProblem(line: root.line, kind: .malformed("<plist><dict>")))
+            return result
+        }
+        var seen: [String: Int] = [:]
+        for (key, value) in pairs(top, into: &result.problems) {
+            if let first = seen[key.text] {
+                result.problems.append(StringsDictProblem(line: key.line, kind: .duplicateKey(key.text, firstLine: first)))
+                continue
+            }
+            seen[key.text] = key.line
+            if let entry = entry(key, value, into: &result.problems) { result.entries.append(entry) }
+        }
+        return result
+    }
+
+    /// A `dict`'s `key`/value pairs, in order.
+    private static func pairs(_ dict: XMLReader.Element, into problems: inout [StringsDictProblem]) -> [(
+        XMLReader.Element, XMLReader.Element
+    )] {
+        var result: [(XMLReader.Element, XMLReader.Element)] = []
+        var index = 0
+        while index < dict.children.count {
+            let key = dict.children[index]
+            guard key.name == "key", index + 1 < dict.children.count else {
+                problems.append(StringsDictProblem(line: key.line, kind: .malformed("<key>")))
+                return result
+            }
+            result.append((key, dict.children[index + 1]))
+            index += 2
+        }
+        return result
+    }
+
+    private static func entry(
+        _ key: XMLReader.Element, _ value: XMLReader.Element, into problems: inout [StringsDictProblem]
+    ) -> StringsDictEntry? {
+        guard value.name == "dict" else {
+            problems.append(StringsDictProblem(line: value.line, kind: .malformed("<dict>")))
+            return nil
+        }
+        var format: String?
+        var variables: [String: StringsDictEntry.Variable] = [:]
+        for (name, inner) in pairs(value, into: &problems) {
+            if name.text == "NSStringLocalizedFormatKey", inner.name == "string" {
+                format = inner.text
+                continue
+            }
+            guard inner.name == "dict" else {
+                problems.append(StringsDictProblem(line: inner.line, kind: .malformed("<dict>")))
+                return nil
+            }
+            var variable = StringsDictEntry.Variable(valueType: nil, forms: [:])
+            var rule: String?
+            for (part, text) in pairs(inner, into: &problems) {
+                guard text.name == "string" else {
+                    problems.append(StringsDictProblem(line: text.line, kind: .malformed("<string>")))
+                    return nil
+                }
+                switch part.text {
+                case "NSStringFormatSpecTypeKey": rule = text.text
+                case "NSStringFormatValueTypeKey": variable.valueType = text.text
+                default: variable.forms[part.text] = text.text
+                }
+            }
+            guard rule == "NSStringPluralRuleType" else {
+                problems.append(StringsDictProblem(line: name.line, kind: .incomplete(key: key.text)))
+                return nil
+            }
+            variables[name.text] = variable
+        }
+        guard let format else {
+            problems.append(StringsDictProblem(line: key.line, kind: .incomplete(key: key.text)))
+            return nil
+        }
+        return StringsDictEntry(key: key.text, format: format, variables: variables, line: key.line)
+    }
+}
+
+/// The XML of a plist, read into elements: names, text, children, lines.
+struct XMLReader {
+    struct Element {
+        var name: String
+        var text = ""
+        var children: [Element] = []
+        var line: Int
+    }
+
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+    private(set) var line = 1
+    /// plist > dict > entry dict > variable dict > string: deeper is not a plural table.
+    private static let depthLimit = 6
+
+    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    private func fail(_ what: String) -> StringsDictProblem { StringsDictProblem(line: line, kind: .malformed(what)) }
+
+    mutating func document() throws -> Element {
+        try skipProlog()
+        guard peek("<") else { throw fail("<plist>") }
+        let root = try element(depth: 0)
+        try skipMisc()
+        guard index == scalars.count else { throw fail("end of file") }
+        return root
+    }
+
+    private func peek(_ text: String) -> Bool {
+        var at = index
+        for scalar in text.unicodeScalars {
+            guard at < scalars.count, scalars[at] == scalar else { return false }
+            at += 1
+        }
+        return true
+    }
+
+    private mutating func advance(_ count: Int = 1) {
+        for _ in 0..<count where index < scalars.count {
+            if scalars[index] == "\n" { line += 1 }
+            index += 1
+        }
+    }
+
+    private mutating func skip(until end: String) throws {
+        while index < scalars.count, !peek(end) { advance() }
+        guard peek(end) else { throw fail(end) }
+        advance(end.unicodeScalars.count)
+    }
+
+    private mutating func skipSpace() {
+        while index < scalars.count, [" ", "\n", "\t", "\r"].contains(scalars[index]) { advance() }
+    }
+
+    /// Whitespace and comments.
+    private mutating func skipMisc() throws {
+        while true {
+            skipSpace()
+            guard peek("<!--") else { return }
+            try skip(until: "-->")
+        }
+    }
+
+    /// The XML declaration, comments, and a DOCTYPE without an internal subset.
+    private mutating func skipProlog() throws {
+        try skipMisc()
+        if peek("<?xml") { try skip(until: "?>") }
+        try skipMisc()
+        if peek("<!DOCTYPE") {
+            while index < scalars.count, scalars[index] != ">" {
+                if scalars[index] == "[" { throw StringsDictProblem(line: line, kind: .internalSubset) }
+                advance()
+            }
+            try skip(until: ">")
+        }
+        try skipMisc()
+    }
+
+    private mutating func name() throws -> String {
+        var result = ""
+        while index < scalars.count, scalars[index].properties.isAlphabetic || scalars[index] == "_" {
+            result.unicodeScalars.append(scalars[index])
+            advance()
+        }
+        guard !result.isEmpty else { throw fail("a name") }
+        return result
+    }
+
+    private mutating func element(depth: Int) throws -> Element {
+        guard depth < Self.depthLimit else { throw fail("less nesting") }
+        let start = line
+        advance()  // <
+        let tag = try name()
+        // Attributes (plist's version) are skipped; a value may not hold `>`.
+        while index < scalars.count, scalars[index] != ">", !peek("/>") {
+            if scalars[index] == "<" { throw fail(">") }
+            advance()
+        }
+        if peek("/>") {
+            advance(2)
+            return Element(name: tag, line: start)
+        }
+        guard peek(">") else { throw fail(">") }
+        advance()
+        var element = Element(name: tag, line: start)
+        while true {
+            if peek("</") {
+                advance(2)
+                guard try name() == tag else { throw fail("</\(tag)>") }
+                skipSpace()
+                guard peek(">") else { throw fail(">") }
+                advance()
+                return element
+            }
+            if peek("<!--") {
+                try skip(until: "-->")
+            } else if peek("<![CDATA[") {
+                advance(9)
+                let from = index
+                try skip(until: "]]>")
+                element.text.unicodeScalars.append(contentsOf: scalars[from..<(index - 3)])
+            } else if peek("<") {
+                element.children.append(try self.element(depth: depth + 1))
+            } else if peek("&") {
+                element.text.unicodeScalars.append(try entity())
+            } else if index < scalars.count {
+                element.text.unicodeScalars.append(scalars[index])
+                advance()
+            } else {
+                throw fail("</\(tag)>")
+            }
+        }
+    }
+
+    /// `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#233;` `&#xE9;`.
+    private mutating func entity() throws -> Unicode.Scalar {
+        advance()
+        var body = ""
+        while index < scalars.count, scalars[index] != ";", body.unicodeScalars.count < 10 {
+            body.unicodeScalars.append(scalars[index])
+            advance()
+        }
+        guard peek(";") else { throw StringsDictProblem(line: line, kind: .unknownEntity(body)) }
+        advance()
+        switch body {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default: break
+        }
+        let number: UInt32?
+        if body.hasPrefix("#x") {
+            number = UInt32(body.dropFirst(2), radix: 16)
+        } else if body.hasPrefix("#") {
+            number = UInt32(body.dropFirst(), radix: 10)
+        } else {
+            number = nil
+        }
+        guard let number, let scalar = Unicode.Scalar(number), number != 0 else {
+            throw StringsDictProblem(line: line, kind: .unknownEntity(body))
+        }
+        return scalar
+    }
+}
