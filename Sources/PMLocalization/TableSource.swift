@@ -34,8 +34,15 @@ public struct TableSource: Sendable {
             }
             // Plurals as translation platforms keep them (Apple's plist):
             // each category becomes the key pm looks up (`key.one`).
-            if let data = FileManager.default.contents(atPath: folder + "Localizable.stringsdict") {
-                for entry in StringsDictParser.parse(bytes: [UInt8](data)).entries {
+            // Only plural messages, and a table of a size a language needs
+            // (pm's whole English table is under 200 KB): a larger one is left out.
+            let plurals = folder + "Localizable.stringsdict"
+            let size = (try? FileManager.default.attributesOfItem(atPath: plurals)[.size] as? Int) ?? nil
+            if let size, size <= Self.pluralTableLimit, let data = FileManager.default.contents(atPath: plurals),
+                data.count <= Self.pluralTableLimit
+            {
+                for entry in StringsDictParser.parse(bytes: [UInt8](data)).entries
+                where L10nPluralKey(rawValue: entry.key) != nil {
                     for (key, value) in entry.suffixedForms { values[key] = value }
                 }
             }
@@ -46,6 +53,9 @@ public struct TableSource: Sendable {
         }
         return result
     }
+
+    /// The largest `.stringsdict` read, in bytes.
+    static let pluralTableLimit = 4 << 20
 
     static func decodeHex(_ hex: String) -> [UInt8] {
         let digits = hex.utf8

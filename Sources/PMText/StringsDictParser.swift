@@ -7,6 +7,11 @@ public struct StringsDictEntry: Equatable, Sendable {
     public struct Variable: Equatable, Sendable {
         public var valueType: String?
         public var forms: [String: String]
+
+        public init(valueType: String?, forms: [String: String]) {
+            self.valueType = valueType
+            self.forms = forms
+        }
     }
 
     public var key: String
@@ -15,6 +20,10 @@ public struct StringsDictEntry: Equatable, Sendable {
     public var variables: [String: Variable]
     /// 1-based line of the key.
     public var line: Int
+
+    public init(key: String, format: String, variables: [String: Variable], line: Int) {
+        (self.key, self.format, self.variables, self.line) = (key, format, variables, line)
+    }
 }
 
 extension StringsDictEntry {
@@ -22,19 +31,53 @@ extension StringsDictEntry {
     /// (`list.header.one`, `list.header.other`): the format with its variable
     /// (`%#@count@`) replaced by that category's text. A format that names
     /// no variable, or several, or one the entry lacks, gives none.
+    /// The variable may be written `%#@count@` or, positionally, `%1$#@count@`;
+    /// only CLDR's categories (`zero`, `one`, `two`, `few`, `many`, `other`) are forms.
     public var suffixedForms: [(key: String, value: String)] {
-        let parts = format.split(separator: "%#@", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 2, let end = parts[1].firstIndex(of: "@") else { return [] }
-        let name = String(parts[1][..<end])
-        guard let variable = variables[name] else { return [] }
-        let before = String(parts[0])
-        let after = String(parts[1][parts[1].index(after: end)...])
+        guard let (before, name, after) = Self.variable(in: format), let variable = variables[name] else { return [] }
         var forms: [(key: String, value: String)] = []
-        for category in variable.forms.keys.sorted() {
+        for category in variable.forms.keys.sorted() where Self.categories.contains(category) {
             let text: String = variable.forms[category] ?? ""
             forms.append((key: key + "." + category, value: before + text + after))
         }
         return forms
+    }
+
+    /// CLDR's plural categories.
+    public static let categories: Set<String> = ["zero", "one", "two", "few", "many", "other"]
+
+    /// The text before the one variable a format names, its name, and the
+    /// text after; nil for none or several.
+    static func variable(in format: String) -> (String, String, String)? {
+        let scalars = Array(format.unicodeScalars)
+        var found: (String, String, String)?
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "%" else {
+                index += 1
+                continue
+            }
+            // `%`, digits and `$` (a position), then `#@name@`.
+            var at = index + 1
+            while at < scalars.count, ("0"..."9").contains(scalars[at]) { at += 1 }
+            if at > index + 1 {
+                guard at < scalars.count, scalars[at] == "$" else {
+                    index = at
+                    continue
+                }
+                at += 1
+            }
+            guard at + 1 < scalars.count, scalars[at] == "#", scalars[at + 1] == "@" else {
+                index += 1
+                continue
+            }
+            let nameStart = at + 2
+            guard let end = scalars[nameStart...].firstIndex(of: "@"), end > nameStart, found == nil else { return nil }
+            let text = { (range: Range<Int>) in String(String.UnicodeScalarView(scalars[range])) }
+            found = (text(0..<index), text(nameStart..<end), text((end + 1)..<scalars.count))
+            index = end + 1
+        }
+        return found
     }
 }
 

@@ -235,6 +235,12 @@ import Testing
         #expect(try pm.run(["list"], env).stdout.contains("1 carte au tableau"))
         try pm.run(["add", "Deux"])
         #expect(try pm.run(["list"], env).stdout.contains("2 cartes au tableau"))
+        // Only plural messages: a "category" cannot replace another message.
+        let other = plist.replacingOccurrences(of: "<key>list.summary</key>", with: "<key>list</key>")
+            .replacingOccurrences(of: "<key>one</key>", with: "<key>emptyColumn</key>")
+        try Data(other.utf8).write(to: URL(fileURLWithPath: folder + "/Localizable.stringsdict"))
+        let list = try pm.run(["list"], env).stdout
+        #expect(list.contains("(vide)") && list.contains("2 tâches"), "\(list)")
         // Broken (no closing tags): the built-in words stay.
         try Data(plist.utf8.dropLast(20)).write(to: URL(fileURLWithPath: folder + "/Localizable.stringsdict"))
         let broken = try pm.run(["list"], env)

@@ -105,4 +105,18 @@ import Testing
         #expect(forms.map(\.value) == ["%1$@ (%2$d tâche & <1>)", "%1$@ (%2$d tâches)"])
         #expect(parsed.entries[1].suffixedForms.isEmpty)
     }
+
+    /// The variable written positionally (`%1$#@n@`) reads too; two
+    /// variables, or a made-up category, give no form.
+    @Test func variablesAsExportersWriteThem() {
+        func entry(_ format: String, _ forms: [String: String]) -> StringsDictEntry {
+            StringsDictEntry(
+                key: "k", format: format, variables: ["n": .init(valueType: "d", forms: forms)], line: 1)
+        }
+        #expect(entry("%1$#@n@", ["one": "%1$d x", "other": "%1$d xs"]).suffixedForms.map(\.value) == ["%1$d x", "%1$d xs"])
+        #expect(entry("[%#@n@]", ["few": "a"]).suffixedForms.map(\.key) == ["k.few"])
+        #expect(entry("%#@n@ %#@m@", ["one": "a"]).suffixedForms.isEmpty)
+        #expect(entry("%#@n@", ["emptyColumn": "RIEN", "other": "b"]).suffixedForms.map(\.key) == ["k.other"])
+        #expect(entry("100%", ["other": "b"]).suffixedForms.isEmpty)
+    }
 }
