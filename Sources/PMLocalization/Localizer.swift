@@ -30,6 +30,8 @@ public final class Localizer: Sendable {
         var usable: [LayerKey: MessageFormat?] = [:]
         /// Each language's plural rules.
         var plurals: [String: ICUPluralRules?] = [:]
+        /// Each language's plural profile (which forms may leave the count out).
+        var profiles: [String: PluralProfile?] = [:]
     }
     private struct LayerKey: Hashable {
         var layer: Int
@@ -101,7 +103,11 @@ public final class Localizer: Sendable {
             let category =
                 pluralRules(layer.language)?.category(for: count) ?? Self.simplePluralCategory(layer.language, count)
             for candidate in [key.rawValue + "." + category, key.rawValue + ".other"] {
-                if let format = usable(layer: index, candidate, reference: reference) {
+                // A form that leaves the count out ("une seule tâche") only
+                // for the one count its category holds: never a lie for 0.
+                if let format = usable(layer: index, candidate, reference: reference, plural: true),
+                    !format.omitsCount || mayOmitCount(layer.language, candidate == key.rawValue + "." + category, count)
+                {
                     return styled(format, layer).render(all, number: numberText)
                 }
             }
@@ -144,6 +150,23 @@ public final class Localizer: Sendable {
         return ICUNumbers.formatted(value, locale: locale) ?? String(value)
     }
 
+    /// Whether `count` is the only count of its category in `language` (and
+    /// the form looked at is that category's, not `other` standing in).
+    private func mayOmitCount(_ language: String, _ isCategoryForm: Bool, _ count: Int) -> Bool {
+        guard isCategoryForm else { return false }
+        let profile: PluralProfile?
+        if let known = parsed.withLock({ $0.profiles[language] }) {
+            profile = known
+        } else {
+            profile = PluralProfile(language: language)
+            parsed.withLock { $0.profiles[language] = .some(profile) }
+        }
+        guard let profile else {
+            return count == 1 && Self.simplePluralCategory(language, 0) != "one"
+        }
+        return profile.soleCount.values.contains(count)
+    }
+
     private func pluralRules(_ language: String) -> ICUPluralRules? {
         if let known = parsed.withLock({ $0.plurals[language] }) { return known }
         let rules = ICUPluralRules(locale: language)
@@ -164,11 +187,13 @@ public final class Localizer: Sendable {
     }
 
     /// Layer `index`'s value of `key` as a usable format, parsed once.
-    private func usable(layer index: Int, _ key: String, reference: MessageFormat?) -> MessageFormat? {
+    private func usable(layer index: Int, _ key: String, reference: MessageFormat?, plural: Bool = false)
+        -> MessageFormat?
+    {
         let cacheKey = LayerKey(layer: index, key: key)
         if let known = parsed.withLock({ $0.usable[cacheKey] }) { return known }
         let all = index < layers.count ? layers[index] : english[index - layers.count]
-        let format = all.values[key].flatMap { usable($0, reference: reference) }
+        let format = all.values[key].flatMap { usable($0, reference: reference, plural: plural) }
         parsed.withLock { $0.usable[cacheKey] = .some(format) }
         return format
     }
@@ -176,8 +201,11 @@ public final class Localizer: Sendable {
     /// A table value as a format, or nil when unusable. Control, escape and
     /// bidi characters in it are shown escaped: a table is untrusted text
     /// (`PM_LOCALIZATION_DIR`) and must never drive the terminal.
-    private func usable(_ text: String, reference: MessageFormat?) -> MessageFormat? {
-        guard let format = try? MessageFormat(parsing: TextSafety.escaped(text, keepNewlines: true)) else { return nil }
+    private func usable(_ text: String, reference: MessageFormat?, plural: Bool) -> MessageFormat? {
+        guard
+            let format = try? MessageFormat(
+                parsing: TextSafety.escaped(text, keepNewlines: true), countMayBeOmitted: plural)
+        else { return nil }
         guard let reference else { return format }
         return format.signature == reference.signature ? format : nil
     }

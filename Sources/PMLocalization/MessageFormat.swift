@@ -41,8 +41,11 @@ public struct MessageFormat: Sendable, Equatable {
     /// The placeholder types by position (index 0 is `%1$`).
     public let signature: [PlaceholderType]
 
-    /// Parses `text`, or throws ``Problem``.
-    public init(parsing text: String) throws {
+    /// Parses `text`, or throws ``Problem``. A plural form may leave out the
+    /// count (`%1$d`) when `countMayBeOmitted` (the French `one` of "il
+    /// reste une tâche"): its signature still takes it, so that it matches
+    /// the forms that show it, and ``omitsCount`` says so.
+    public init(parsing text: String, countMayBeOmitted: Bool = false) throws {
         var pieces: [Piece] = []
         var literal = ""
         var types: [Int: PlaceholderType] = [:]
@@ -82,7 +85,17 @@ public struct MessageFormat: Sendable, Equatable {
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         pieces = try Self.resolvingGrammar(pieces)
         self.pieces = pieces
+        if countMayBeOmitted, types[1] == nil { types[1] = .number }
         self.signature = try Self.signature(of: types)
+    }
+
+    /// Whether no placeholder shows the first argument (a plural form that
+    /// says "one task" where the others say "%1$d tasks").
+    public var omitsCount: Bool {
+        !pieces.contains { piece in
+            if case .placeholder(index: 1, _) = piece { return true }
+            return false
+        }
     }
 
     /// The specifier after a `%` at `start` (`i` just past the `%`): its

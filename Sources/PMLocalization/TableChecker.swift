@@ -18,6 +18,18 @@ public struct TableProblem: Equatable, Sendable {
         case missingPlural(String, category: String, language: String)
         /// A value holds a control, escape or bidi character (shown escaped at run time).
         case unsafeCharacter(String, Unicode.Scalar)
+        /// The `.stringsdict` does not parse there.
+        case pluralSyntax(StringsDictProblem.Kind)
+        /// A plural whose format is not one variable (`%#@count@`) with its forms.
+        case pluralFormat(String)
+        /// A plural form under a name that is not one of CLDR's categories.
+        case unknownCategory(String, category: String)
+        /// A form of a category the language's rules never use (Korean `one`).
+        case unusedCategory(String, category: String, language: String)
+        /// A form that leaves the count out, in a category that holds several counts.
+        case formWithoutCount(String, category: String, language: String)
+        /// A plural form (`key.one`) in the `.strings`: plurals belong in the `.stringsdict`.
+        case pluralInStrings(String)
     }
 
     public var path: String
@@ -31,14 +43,28 @@ public struct TableProblem: Equatable, Sendable {
     }
 }
 
-/// A table to check: its language, the path to show, and its raw bytes.
+/// A table to check: its language, the path to show, and its raw bytes;
+/// and the `.stringsdict` of plurals beside it, when there is one.
 public struct TableFile: Sendable {
     public var language: String
     public var path: String
     public var bytes: [UInt8]
+    public var plurals: PluralFile?
 
-    public init(language: String, path: String, bytes: [UInt8]) {
+    public init(language: String, path: String, bytes: [UInt8], plurals: PluralFile? = nil) {
         self.language = language
+        self.path = path
+        self.bytes = bytes
+        self.plurals = plurals
+    }
+}
+
+/// A `.stringsdict` to check: the path to show and its raw bytes.
+public struct PluralFile: Sendable {
+    public var path: String
+    public var bytes: [UInt8]
+
+    public init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
     }
@@ -61,56 +87,54 @@ public enum TableChecker {
                 problems.append(TableProblem(path: english.path, line: entry.line, kind: .badSpecifier(entry.key, problem)))
             } catch {}
         }
-        let englishKeys = Set(reference.entries.map(\.key))
-        let bases = pluralBases(of: englishKeys)
+        let plurals = PluralReference(english.plurals)
+        problems += plurals.problems
         for table in tables where table.language != "en" {
             let parsed = StringsTableParser.parse(bytes: table.bytes)
             problems += syntaxProblems(parsed, path: table.path) + unsafeValues(parsed, path: table.path)
             let keys = Set(parsed.entries.map(\.key))
             for entry in parsed.entries {
-                let base = pluralBase(of: entry.key)
-                let isPluralForm = base.map { bases.contains($0) } ?? false
-                guard englishKeys.contains(entry.key) || isPluralForm else {
-                    problems.append(TableProblem(path: table.path, line: entry.line, kind: .notInEnglish(entry.key)))
+                guard let expected = referenceFormats[entry.key] else {
+                    let isPluralForm = pluralBase(of: entry.key).map { plurals.entries[$0] != nil } ?? false
+                    let kind: TableProblem.Kind = isPluralForm ? .pluralInStrings(entry.key) : .notInEnglish(entry.key)
+                    problems.append(TableProblem(path: table.path, line: entry.line, kind: kind))
                     continue
                 }
-                let expected = referenceFormats[entry.key] ?? base.flatMap { referenceFormats[$0 + ".other"] }
-                do {
-                    let format = try MessageFormat(parsing: entry.value)
-                    if let expected, format.signature != expected.signature {
-                        problems.append(
-                            TableProblem(
-                                path: table.path, line: entry.line,
-                                kind: .placeholderMismatch(entry.key, found: format.signature, expected: expected.signature)))
-                    }
-                } catch let problem as MessageFormat.Problem {
-                    problems.append(TableProblem(path: table.path, line: entry.line, kind: .badSpecifier(entry.key, problem)))
-                } catch {}
+                problems += formatProblems(entry.key, entry.value, expected: expected, path: table.path, line: entry.line)
             }
-            for entry in reference.entries where pluralBase(of: entry.key) == nil && !keys.contains(entry.key) {
+            for entry in reference.entries where !keys.contains(entry.key) {
                 problems.append(
                     TableProblem(path: english.path, line: entry.line, kind: .missingKey(entry.key, language: table.language)))
             }
-            let needed = categories(for: table.language)
-            for base in bases.sorted() {
-                let line = reference.entries.first { $0.key.hasPrefix(base + ".") }?.line ?? 1
-                for category in needed where !keys.contains(base + "." + category) {
-                    problems.append(
-                        TableProblem(
-                            path: table.path, line: line, kind: .missingPlural(base, category: category, language: table.language)
-                        ))
-                }
-            }
+            problems += plurals.check(table.plurals, language: table.language)
         }
         return problems
     }
 
-    /// The plural categories a language's rules give whole counts from 0 to 1,000.
+    /// A value's format problems: a `%` pm does not accept, or placeholders
+    /// other than `expected`'s.
+    static func formatProblems(
+        _ key: String, _ value: String, expected: MessageFormat?, countMayBeOmitted: Bool = false, path: String,
+        line: Int
+    ) -> [TableProblem] {
+        do {
+            let format = try MessageFormat(parsing: value, countMayBeOmitted: countMayBeOmitted)
+            guard let expected, format.signature != expected.signature else { return [] }
+            return [
+                TableProblem(
+                    path: path, line: line,
+                    kind: .placeholderMismatch(key, found: format.signature, expected: expected.signature))
+            ]
+        } catch let problem as MessageFormat.Problem {
+            return [TableProblem(path: path, line: line, kind: .badSpecifier(key, problem))]
+        } catch {
+            return []
+        }
+    }
+
+    /// The plural categories a language's rules give whole counts.
     public static func categories(for language: String) -> [String] {
-        guard let rules = ICUPluralRules(locale: language) else { return ["other"] }
-        var found = Set<String>()
-        for count in 0...1000 { found.insert(rules.category(for: count)) }
-        return pluralCategories.filter(found.contains)
+        PluralProfile(language: language)?.categories ?? ["other"]
     }
 
     static func syntaxProblems(_ table: ParsedStringsTable, path: String) -> [TableProblem] {
@@ -135,7 +159,4 @@ public enum TableChecker {
         return String(key[..<dot])
     }
 
-    static func pluralBases(of keys: Set<String>) -> Set<String> {
-        Set(keys.compactMap(pluralBase))
-    }
 }

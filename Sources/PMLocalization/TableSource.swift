@@ -3,7 +3,8 @@ import FoundationEssentials
 /// Where translation tables come from: the ones built into the binary, and a
 /// translator's folder (`PM_LOCALIZATION_DIR`) read before them.
 public struct TableSource: Sendable {
-    /// A translator's folder of `<lang>.lproj/Localizable.strings`, or nil.
+    /// A translator's folder of `<lang>.lproj/Localizable.strings` (and
+    /// `Localizable.stringsdict`), or nil.
     public var overrideDirectory: String?
 
     /// The built-in tables plus, when given, a translator's folder.
@@ -19,6 +20,12 @@ public struct TableSource: Sendable {
     /// The raw bytes of the built-in table for `language`, if it ships.
     public static func shippedBytes(for language: String) -> [UInt8]? {
         guard let hex = EmbeddedTables.hex[language] else { return nil }
+        return decodeHex(hex)
+    }
+
+    /// The raw bytes of the built-in `.stringsdict` (plurals) for `language`, if it has one.
+    public static func shippedPluralBytes(for language: String) -> [UInt8]? {
+        guard let hex = EmbeddedTables.pluralHex[language] else { return nil }
         return decodeHex(hex)
     }
 

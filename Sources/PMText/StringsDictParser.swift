@@ -43,6 +43,12 @@ extension StringsDictEntry {
         return forms
     }
 
+    /// The one variable the format names (`count` of `%#@count@`), or nil
+    /// when it names none, several, or one the entry lacks.
+    public var pluralVariable: Variable? {
+        Self.variable(in: format).flatMap { variables[$0.1] }
+    }
+
     /// CLDR's plural categories.
     public static let categories: Set<String> = ["zero", "one", "two", "few", "many", "other"]
 

@@ -9,9 +9,11 @@ import Testing
         for language in ["en", "fr", "ko"] {
             let target = dir + "/\(language).lproj"
             try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(
-                at: PMBinary.packageRoot.appendingPathComponent("Localization/\(language).lproj/Localizable.strings"),
-                to: URL(fileURLWithPath: target + "/Localizable.strings"))
+            for file in ["Localizable.strings", "Localizable.stringsdict"] {
+                try FileManager.default.copyItem(
+                    at: PMBinary.packageRoot.appendingPathComponent("Localization/\(language).lproj/\(file)"),
+                    to: URL(fileURLWithPath: target + "/" + file))
+            }
         }
         return dir
     }
@@ -46,18 +48,22 @@ import Testing
         let en = dir + "/en.lproj/Localizable.strings"
         let semicolon = try lineNumber(fr, "\"column.done\"")
         let moved = try lineNumber(fr, "\"message.moved\"")
-        let one = try lineNumber(fr, "\"list.summary.one\"")
+        let frPlurals = dir + "/fr.lproj/Localizable.stringsdict"
+        let summary = try lineNumber(frPlurals, "\t<key>list.summary</key>")
         let state = try lineNumber(fr, "\"show.state\"")
         try edit(fr) { lines in
             lines[semicolon - 1] = "\"column.done\" = \"TERMINÉ\""
             lines[moved - 1] = "\"message.moved\" = \"%1$d déplacé de %2$@ à %3$@.\";"
-            lines[one - 1] = "/* removed */"
             lines[state - 1] = "\"show.state\" = \"%n\";"
             lines.append("\"list.summery\" = \"typo\";")
             lines.append("# not a comment")
             lines.append("\"show.id\" = \"again\";")
             lines.append("\"show.title\" = \"bad \\q escape\";")
         }
+        // The `one` form of list.summary: its key and its string.
+        let frLines = try String(contentsOfFile: frPlurals, encoding: .utf8).components(separatedBy: "\n")
+        let one = try #require(frLines[summary...].firstIndex { $0.hasSuffix("<key>one</key>") })
+        try edit(frPlurals) { lines in lines.removeSubrange(one...(one + 1)) }
         let count = String(decoding: try Data(contentsOf: URL(fileURLWithPath: fr)), as: UTF8.self).components(separatedBy: "\n")
             .count
         let titleEmpty = try lineNumber(ko, "\"error.titleEmpty\"")
@@ -79,7 +85,7 @@ import Testing
             "\(fr):\(count): unknown escape \\q",
             "\(fr):\(state): 'show.state' uses %n, which pm does not accept",
             ":\(try lineNumber(en, "\"column.done\"")): key 'column.done' is missing in fr",
-            "'list.summary' has no 'one' form, which fr needs",
+            "\(frPlurals):\(summary): 'list.summary' has no 'one' form, which fr needs",
             ":\(try lineNumber(en, "\"error.titleEmpty\"")): key 'error.titleEmpty' is missing in ko",
             "\(ko):\(koCount): unterminated string",
         ]
@@ -145,11 +151,22 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/de.lproj", withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: dir + "/fr.lproj/Localizable.strings", toPath: dir + "/de.lproj/Localizable.strings")
+        try FileManager.default.copyItem(
+            atPath: dir + "/fr.lproj/Localizable.stringsdict", toPath: dir + "/de.lproj/Localizable.stringsdict")
         for language in ["en", "fr", "ko", "de"] {
             try edit(dir + "/\(language).lproj/Localizable.strings") { lines in
                 lines = lines.map { line in
                     guard line.hasPrefix("\""), let equals = line.range(of: "\" = \"") else { return line }
                     return String(line[..<equals.lowerBound]) + "\" = \"%d %n %s %@ %1$d %99$@ %lu %\";"
+                }
+            }
+            // Every plural form too (the rule type and value type stay).
+            try edit(dir + "/\(language).lproj/Localizable.stringsdict") { lines in
+                lines = lines.map { line in
+                    guard line.hasPrefix("\t\t\t<string>"), !line.contains("NSString"), line != "\t\t\t<string>d</string>" else {
+                        return line
+                    }
+                    return "\t\t\t<string>%d %n %s %@ %1$d %99$@ %lu %</string>"
                 }
             }
         }

@@ -4,7 +4,7 @@ import Testing
 
 /// Every message of every table, rendered as pm renders it, with realistic
 /// arguments (a title, a name, a column, a date, a file, per the English
-/// comment's "%1$@ = …") and counts 0, 1, 2, 21 and 1,200: the transcript a
+/// comment's "%1$@ = …") and counts 0, 1, 2, 21, 1,200 and 1,000,000 (French says "de" after a million): the transcript a
 /// native speaker reads in full (issue 44: "each table is read in full, on
 /// the real outputs"). Committed, so that any change to what a reader sees
 /// shows in review; PM_UPDATE_GOLDEN=1 writes it after a deliberate change.
@@ -13,21 +13,29 @@ import Testing
     static let englishTable = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Localization/en.lproj/Localizable.strings")
 
-    /// Each key's comment in the English table (what its placeholders are).
+    /// Each key's comment in the English tables (what its placeholders are):
+    /// `/* … */` before a key of the `.strings`, `<!-- … -->` before a plural
+    /// of the `.stringsdict`.
     static let comments: [String: String] = {
-        let text = (try? String(contentsOf: englishTable, encoding: .utf8)) ?? ""
         var result: [String: String] = [:]
         var comment = ""
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let strings = (try? String(contentsOf: englishTable, encoding: .utf8)) ?? ""
+        for line in strings.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("/*") {
                 comment = String(line)
             } else if line.hasPrefix("\""), let end = line.dropFirst().firstIndex(of: "\"") {
-                let key = String(line[line.index(after: line.startIndex)..<end])
-                result[key] = comment
-                if let dot = key.lastIndex(of: "."), ["one", "other"].contains(key[key.index(after: dot)...]) {
-                    result[String(key[..<dot])] = comment
-                }
+                result[String(line[line.index(after: line.startIndex)..<end])] = comment
             } else if line.isEmpty {
+                comment = ""
+            }
+        }
+        let plurals = englishTable.deletingPathExtension().appendingPathExtension("stringsdict")
+        comment = ""
+        for line in ((try? String(contentsOf: plurals, encoding: .utf8)) ?? "").split(separator: "\n") {
+            if line.hasPrefix("\t<!--") {
+                comment = String(line)
+            } else if line.hasPrefix("\t<key>"), line.hasSuffix("</key>") {
+                result[String(line.dropFirst(6).dropLast(6))] = comment
                 comment = ""
             }
         }
@@ -95,7 +103,7 @@ import Testing
         }
         for key in L10nPluralKey.allCases {
             lines.append(key.rawValue)
-            for count in [0, 1, 2, 21, 1200] {
+            for count in [0, 1, 2, 21, 1200, 1_000_000] {
                 let signature = localizer.pluralSignature(key)
                 let rest = Array(arguments(key.rawValue, signature, count: count).dropFirst())
                 lines.append("  [\(count)] " + localizer.plural(key, count: count, arguments: rest))

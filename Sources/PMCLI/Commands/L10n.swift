@@ -30,7 +30,9 @@ struct L10nCheck: ParsableCommand {
             for name in names.sorted() where name.hasSuffix(".lproj") {
                 let path = directory + "/" + name + "/Localizable.strings"
                 guard let bytes = try? files.readFile(path) else { continue }
-                tables.append(TableFile(language: String(name.dropLast(6)), path: path, bytes: bytes))
+                let pluralPath = directory + "/" + name + "/Localizable.stringsdict"
+                let plurals = (try? files.readFile(pluralPath)).map { PluralFile(path: pluralPath, bytes: $0) }
+                tables.append(TableFile(language: String(name.dropLast(6)), path: path, bytes: bytes, plurals: plurals))
             }
             if tables.isEmpty {
                 throw PMError.readFailed(
@@ -39,15 +41,12 @@ struct L10nCheck: ParsableCommand {
         } else {
             for language in TableSource.shippedLanguages {
                 guard let bytes = TableSource.shippedBytes(for: language) else { continue }
-                tables.append(
-                    TableFile(language: language, path: "Localization/\(language).lproj/Localizable.strings", bytes: bytes))
+                tables.append(Self.shipped(language, bytes))
             }
         }
         let english =
             tables.first { $0.language == "en" }
-            ?? TableFile(
-                language: "en", path: "Localization/en.lproj/Localizable.strings",
-                bytes: TableSource.shippedBytes(for: "en") ?? [])
+            ?? Self.shipped("en", TableSource.shippedBytes(for: "en") ?? [])
         let problems = TableChecker.check(english: english, tables: tables.filter { $0.language != "en" })
         for problem in problems {
             output.line("\(TextSafety.escaped(problem.path)):\(problem.line): \(Self.message(problem.kind, l))")
@@ -58,6 +57,13 @@ struct L10nCheck: ParsableCommand {
         }
         output.line(l.plural(.l10nClean, count: tables.count + (tables.contains { $0.language == "en" } ? 0 : 1)))
         try output.flush()
+    }
+
+    /// A table built into pm, named by the path it was built from.
+    static func shipped(_ language: String, _ bytes: [UInt8]) -> TableFile {
+        let folder = "Localization/\(language).lproj/Localizable."
+        let plurals = TableSource.shippedPluralBytes(for: language).map { PluralFile(path: folder + "stringsdict", bytes: $0) }
+        return TableFile(language: language, path: folder + "strings", bytes: bytes, plurals: plurals)
     }
 
     static func message(_ kind: TableProblem.Kind, _ l: Localizer) -> String {
@@ -91,6 +97,25 @@ struct L10nCheck: ParsableCommand {
             return l.string(.l10nMissingPlural, safe(key), safe(category), safe(language))
         case .unsafeCharacter(let key, let scalar):
             return l.string(.l10nUnsafeCharacter, safe(key), .text(TextSafety.escaped(String(scalar))))
+        case .pluralSyntax(let problem): return pluralSyntax(problem, l)
+        case .pluralFormat(let key): return l.string(.l10nPluralFormat, safe(key))
+        case .unknownCategory(let key, let category): return l.string(.l10nUnknownCategory, safe(key), safe(category))
+        case .unusedCategory(let key, let category, let language):
+            return l.string(.l10nUnusedCategory, safe(key), safe(category), safe(language))
+        case .formWithoutCount(let key, let category, let language):
+            return l.string(.l10nFormWithoutCount, safe(key), safe(category), safe(language))
+        case .pluralInStrings(let key): return l.string(.l10nPluralInStrings, safe(key))
+        }
+    }
+
+    static func pluralSyntax(_ problem: StringsDictProblem.Kind, _ l: Localizer) -> String {
+        let safe = { (text: String) in MessageArgument.text(TextSafety.escaped(text)) }
+        switch problem {
+        case .malformed(let expected): return l.string(.l10nPluralMalformed, safe(expected))
+        case .unknownEntity(let entity): return l.string(.l10nPluralEntity, safe(entity))
+        case .internalSubset: return l.string(.l10nPluralSubset)
+        case .incomplete(let key): return l.string(.l10nPluralIncomplete, safe(key))
+        case .duplicateKey(let key, let first): return l.string(.l10nDuplicateKey, safe(key), .number(first))
         }
     }
 
