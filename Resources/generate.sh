@@ -5,9 +5,15 @@
 set -eu
 cd "$(dirname "$0")"
 pm=${PM:-../.build/debug/pm}
-LANG=en_US.UTF-8 "$pm" __generate man > man/man1/pm.1
-LANG=fr_FR.UTF-8 "$pm" __generate man > man/fr/man1/pm.1
-LANG=ko_KR.UTF-8 "$pm" __generate man > man/ko/man1/pm.1
+# A page for every language with a table (a language is a folder of
+# Localization/): English's in man/man1, the others' in man/<lang>/man1.
+for table in ../Localization/*.lproj; do
+  lang=$(basename "$table" .lproj)
+  page=man/$lang/man1/pm.1
+  [ "$lang" = en ] && page=man/man1/pm.1
+  mkdir -p "$(dirname "$page")"
+  LANG=$lang.UTF-8 "$pm" __generate man > "$page"
+done
 "$pm" __generate bash > completions/pm.bash
 "$pm" __generate zsh > completions/_pm
 "$pm" __generate fish > completions/pm.fish

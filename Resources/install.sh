@@ -19,8 +19,9 @@ install -Dm755 "$server" "$prefix/bin/pm-serve"
 # Symbols are for debugging the build, not for running it (32 MB -> 17 MB).
 if command -v strip >/dev/null 2>&1; then strip "$prefix/bin/pm" "$prefix/bin/pm-serve"; fi
 install -Dm644 "$here/man/man1/pm.1" "$prefix/share/man/man1/pm.1"
-for lang in fr ko; do
-  install -Dm644 "$here/man/$lang/man1/pm.1" "$prefix/share/man/$lang/man1/pm.1"
+for page in "$here"/man/*/man1/pm.1; do
+  lang=$(basename "$(dirname "$(dirname "$page")")")
+  install -Dm644 "$page" "$prefix/share/man/$lang/man1/pm.1"
 done
 install -Dm644 "$here/completions/pm.bash" "$prefix/share/bash-completion/completions/pm"
 install -Dm644 "$here/completions/_pm" "$prefix/share/zsh/site-functions/_pm"

@@ -23,6 +23,7 @@ trap 'rm -rf "$work"' EXIT
 # The tarball: one folder, bin/ and share/ under it.
 tar -tzf "$tarball" | sed "s|^pm-$version-linux-x86_64/||" | sort >"$work/tar.txt"
 for file in bin/pm bin/pm-serve share/man/man1/pm.1 share/man/fr/man1/pm.1 share/man/ko/man1/pm.1 \
+  share/man/de/man1/pm.1 share/man/ja/man1/pm.1 \
   share/bash-completion/completions/pm share/zsh/site-functions/_pm share/fish/vendor_completions.d/pm.fish \
   share/systemd/user/pm-remind.service share/systemd/user/pm-remind.timer \
   share/doc/pm/README.md share/doc/pm/LICENSE share/doc/pm/CHANGELOG.md; do
@@ -50,6 +51,7 @@ for exe in pm pm-serve; do
   grep -qx -- "-rwxr-xr-x root/root ./usr/bin/$exe" "$work/deb.txt" || fail "no /usr/bin/$exe owned by root, mode 755"
 done
 for file in usr/share/man/man1/pm.1.gz usr/share/man/fr/man1/pm.1.gz usr/share/man/ko/man1/pm.1.gz \
+  usr/share/man/de/man1/pm.1.gz usr/share/man/ja/man1/pm.1.gz \
   usr/share/bash-completion/completions/pm usr/share/zsh/vendor-completions/_pm \
   usr/share/fish/vendor_completions.d/pm.fish usr/lib/systemd/user/pm-remind.service \
   usr/lib/systemd/user/pm-remind.timer usr/share/doc/pm/copyright usr/share/doc/pm/changelog.gz; do

@@ -50,7 +50,11 @@ stage() {
   install -Dm755 "$server" "$prefix/bin/pm-serve"
   strip "$prefix/bin/pm" "$prefix/bin/pm-serve"
   install -Dm644 Resources/man/man1/pm.1 "$prefix/share/man/man1/pm.1"
-  for lang in fr ko; do install -Dm644 "Resources/man/$lang/man1/pm.1" "$prefix/share/man/$lang/man1/pm.1"; done
+  # Every language's page (Resources/man/<lang>/man1: one per table).
+  for page in Resources/man/*/man1/pm.1; do
+    lang=$(basename "$(dirname "$(dirname "$page")")")
+    install -Dm644 "$page" "$prefix/share/man/$lang/man1/pm.1"
+  done
   install -Dm644 Resources/completions/pm.bash "$prefix/share/bash-completion/completions/pm"
   install -Dm644 Resources/completions/pm.fish "$prefix/share/fish/vendor_completions.d/pm.fish"
   mkdir -p "$units"

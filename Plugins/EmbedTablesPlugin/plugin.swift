@@ -11,24 +11,26 @@ struct EmbedTablesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let localization = context.package.directoryURL.appending(path: "Localization")
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: localization.path)) ?? []
-        var arguments: [String] = []
-        var inputs: [URL] = []
+        // The tool finds the languages itself, in the folder: a language
+        // added as a folder is a change to the folder, which the build sees
+        // (the list of commands a plugin makes is kept until the package's
+        // sources change). Every table found now is an input too.
+        var inputs: [URL] = [localization]
         for folder in folders.sorted() where folder.hasSuffix(".lproj") {
-            let table = localization.appending(path: folder).appending(path: "Localizable.strings")
-            guard FileManager.default.fileExists(atPath: table.path) else { continue }
-            let plurals = localization.appending(path: folder).appending(path: "Localizable.stringsdict")
-            let hasPlurals = FileManager.default.fileExists(atPath: plurals.path)
-            arguments += [String(folder.dropLast(".lproj".count)), table.path, hasPlurals ? plurals.path : "-"]
-            inputs.append(table)
-            if hasPlurals { inputs.append(plurals) }
+            let language = localization.appending(path: folder)
+            inputs.append(language)
+            for file in ["Localizable.strings", "Localizable.stringsdict"]
+            where FileManager.default.fileExists(atPath: language.appending(path: file).path) {
+                inputs.append(language.appending(path: file))
+            }
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedTables.swift")
         let keys = context.pluginWorkDirectoryURL.appending(path: "L10nKey.swift")
         return [
             .buildCommand(
-                displayName: "Embedding \(arguments.count / 3) languages' translation tables",
+                displayName: "Embedding the translation tables of Localization/",
                 executable: try context.tool(named: "EmbedTables").url,
-                arguments: [output.path, keys.path] + arguments,
+                arguments: [output.path, keys.path, localization.path],
                 inputFiles: inputs,
                 outputFiles: [output, keys]
             )

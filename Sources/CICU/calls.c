@@ -127,6 +127,27 @@ int32_t pm_east_asian_width(int32_t c) {
     return CALL(F_U_GET_INT_PROPERTY_VALUE, int32_t(*)(int32_t, int32_t))(c, 0x1004);  // UCHAR_EAST_ASIAN_WIDTH
 }
 
+int32_t pm_line_break_class(int32_t c) {
+    if (!pm_icu_available()) return -1;
+    return CALL(F_U_GET_INT_PROPERTY_VALUE, int32_t(*)(int32_t, int32_t))(c, 0x1008);  // UCHAR_LINE_BREAK
+}
+
+int32_t pm_line_breaks(const char *locale, const PMUChar *text, int32_t length, int32_t *breaks, int32_t capacity,
+                       UErrorCode *status) {
+    NEED_ICU(status, 0);
+    void *iterator = CALL(F_UBRK_OPEN, void *(*)(int32_t, const char *, const PMUChar *, int32_t, UErrorCode *))(
+        2 /* UBRK_LINE */, locale, text, length, status);
+    if (!pm_u_success(*status) || iterator == NULL) return 0;
+    int32_t count = 0;
+    CALL(F_UBRK_FIRST, int32_t(*)(void *))(iterator);
+    for (int32_t next; (next = CALL(F_UBRK_NEXT, int32_t(*)(void *))(iterator)) != -1 /* UBRK_DONE */;) {
+        if (count < capacity) breaks[count] = next;
+        count++;
+    }
+    CALL(F_UBRK_CLOSE, void (*)(void *))(iterator);
+    return count;
+}
+
 int32_t pm_char_type(int32_t c) {
     if (!pm_icu_available()) return -1;
     return CALL(F_U_CHAR_TYPE, int8_t(*)(int32_t))(c);

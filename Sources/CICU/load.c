@@ -21,6 +21,7 @@ static const char *const function_names[F_COUNT] = {
     "unum_open", "unum_close", "unum_formatInt64", "unum_getSymbol",
     "u_getIntPropertyValue", "u_charType", "u_hasBinaryProperty",
     "unorm2_getNFCInstance", "unorm2_getNFDInstance", "unorm2_normalize",
+    "ubrk_open", "ubrk_close", "ubrk_first", "ubrk_next",
 };
 
 void *pm_icu_functions[F_COUNT];

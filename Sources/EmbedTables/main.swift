@@ -1,8 +1,10 @@
 // Build tool: writes a Swift source file that holds the bytes of every
 // translation table, so pm needs no resource folder at run time.
 //
-// Usage: EmbedTables TABLES.swift KEYS.swift [LANGUAGE STRINGS STRINGSDICT]...
-// (STRINGSDICT is `-` for a language without plurals.)
+// Usage: EmbedTables TABLES.swift KEYS.swift LOCALIZATION_FOLDER
+// Every `<language>.lproj/Localizable.strings` of the folder is a language,
+// with the `Localizable.stringsdict` of plurals beside it when there is one:
+// adding a language is adding its folder.
 // Each table twice: its bytes as hexadecimal text, so that any file, even one
 // in a wrong encoding, reaches `pm l10n check` exactly as the translator wrote
 // it (and is reported there, not here); and its entries as pm's strict parsers
@@ -16,24 +18,29 @@
 import Foundation
 import PMText
 
-let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count >= 2, (arguments.count - 2) % 3 == 0 else {
-    FileHandle.standardError.write(Data("usage: EmbedTables TABLES KEYS [LANGUAGE STRINGS STRINGSDICT]...\n".utf8))
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: EmbedTables TABLES KEYS LOCALIZATION_FOLDER\n".utf8))
     exit(64)
 }
-let output = arguments[arguments.startIndex]
-let keysOutput = arguments[arguments.startIndex + 1]
+let output = arguments[0]
+let keysOutput = arguments[1]
 
 struct Language {
     var name: String
     var strings: String
     var plurals: String?
 }
+let folder = arguments[2]
 var languages: [Language] = []
-var rest = Array(arguments.dropFirst(2))
-while rest.count >= 3 {
-    languages.append(Language(name: rest[0], strings: rest[1], plurals: rest[2] == "-" ? nil : rest[2]))
-    rest.removeFirst(3)
+for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() where name.hasSuffix(".lproj") {
+    let strings = folder + "/" + name + "/Localizable.strings"
+    guard FileManager.default.fileExists(atPath: strings) else { continue }
+    let plurals = folder + "/" + name + "/Localizable.stringsdict"
+    languages.append(
+        Language(
+            name: String(name.dropLast(".lproj".count)), strings: strings,
+            plurals: FileManager.default.fileExists(atPath: plurals) ? plurals : nil))
 }
 
 func contents(_ path: String) -> Data {

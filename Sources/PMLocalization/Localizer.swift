@@ -42,14 +42,16 @@ public final class Localizer: Sendable {
     /// Builds a localizer for `chain`, reading tables from `source`.
     public init(chain: LanguageChain, source: TableSource = TableSource()) {
         var layers: [Layer] = []
-        for candidate in chain.candidates where candidate != "en" && !candidate.hasPrefix("en_") {
+        // An English variant (en_GB, the pseudo-language en_XA) is a layer
+        // only where a translator's folder gives it a table.
+        for candidate in chain.candidates where candidate != "en" {
             for values in source.tables(for: candidate) {
                 layers.append(Layer(language: candidate, values: values))
             }
         }
         self.layers = layers
         self.english = source.tables(for: "en").map { Layer(language: "en", values: $0) }
-        self.pseudo = chain.candidates.first { $0.hasPrefix("en") } == "en_XA"
+        self.pseudo = chain.candidates.first { $0.hasPrefix("en") } == "en_XA" && !layers.contains { $0.language == "en_XA" }
         self.language = pseudo ? "en_XA" : layers.first?.language ?? "en"
     }
 
@@ -202,6 +204,8 @@ public final class Localizer: Sendable {
     /// bidi characters in it are shown escaped: a table is untrusted text
     /// (`PM_LOCALIZATION_DIR`) and must never drive the terminal.
     private func usable(_ text: String, reference: MessageFormat?, plural: Bool) -> MessageFormat? {
+        // Empty is not yet translated (as `pm l10n new` writes it), unless English is empty too.
+        if text.isEmpty, reference?.isEmpty == false { return nil }
         guard
             let format = try? MessageFormat(
                 parsing: TextSafety.escaped(text, keepNewlines: true), countMayBeOmitted: plural)

@@ -89,6 +89,22 @@ public struct MessageFormat: Sendable, Equatable {
         self.signature = try Self.signature(of: types)
     }
 
+    /// The format written back as a table value: `%%` for a percent sign,
+    /// placeholders by position (`%1$@`), grammar notations as written.
+    public var tableText: String {
+        pieces.map { piece in
+            switch piece {
+            case .literal(let text): text.replacingAll("%", with: "%%")
+            case .placeholder(let index, let type): "%\(index)$" + (type == .text ? "@" : "d")
+            case .particle(let particle): particle.notation
+            case .elision(let word): "{\(word)} "
+            }
+        }.joined()
+    }
+
+    /// Whether it says nothing at all.
+    public var isEmpty: Bool { pieces.isEmpty }
+
     /// Whether no placeholder shows the first argument (a plural form that
     /// says "one task" where the others say "%1$d tasks").
     public var omitsCount: Bool {
@@ -255,8 +271,21 @@ public struct MessageFormat: Sendable, Equatable {
     /// about 40% and bracketed, placeholders untouched. Hard-coded strings
     /// stand out as plain English, and truncation bugs as lost brackets.
     public func pseudoLocalized() -> MessageFormat {
+        let (accented, letters) = accentedPieces()
+        var mapped = accented
+        mapped.insert(.literal("["), at: 0)
+        mapped.append(.literal(" " + String(repeating: "~", count: max(1, letters * 2 / 5)) + "]"))
+        return MessageFormat(pieces: mapped, signature: signature)
+    }
+
+    /// Its letters accented, nothing added (a word people type, in the pseudo-language).
+    public func accentedLetters() -> MessageFormat {
+        MessageFormat(pieces: accentedPieces().0, signature: signature)
+    }
+
+    private func accentedPieces() -> ([Piece], Int) {
         var letters = 0
-        var mapped: [Piece] = pieces.map { piece in
+        let mapped: [Piece] = pieces.map { piece in
             guard case .literal(let text) = piece else { return piece }
             var result = ""
             for scalar in text.unicodeScalars {
@@ -269,9 +298,7 @@ public struct MessageFormat: Sendable, Equatable {
             }
             return .literal(result)
         }
-        mapped.insert(.literal("["), at: 0)
-        mapped.append(.literal(" " + String(repeating: "~", count: max(1, letters * 2 / 5)) + "]"))
-        return MessageFormat(pieces: mapped, signature: signature)
+        return (mapped, letters)
     }
 
     private init(pieces: [Piece], signature: [PlaceholderType]) {

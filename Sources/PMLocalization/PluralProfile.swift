@@ -9,7 +9,9 @@ public struct PluralProfile: Sendable, Equatable {
     /// CLDR's categories, in CLDR's order.
     public static let cldrOrder = ["zero", "one", "two", "few", "many", "other"]
 
-    /// The categories the rules give whole counts, in CLDR's order.
+    /// The categories the rules give whole counts, in CLDR's order, and
+    /// always `other` (CLDR's and Apple's fallback: Russian gives it only to
+    /// fractions, yet a table without it is incomplete).
     public let categories: [String]
     /// A category's only count, for a category that holds a single one.
     public let soleCount: [String: Int]
@@ -26,7 +28,7 @@ public struct PluralProfile: Sendable, Equatable {
             let category = rules.category(for: count)
             if counts[category, default: []].count < 2 { counts[category, default: []].append(count) }
         }
-        categories = Self.cldrOrder.filter { counts[$0] != nil }
+        categories = Self.cldrOrder.filter { counts[$0] != nil || $0 == "other" }
         soleCount = counts.compactMapValues { $0.count == 1 ? $0[0] : nil }
     }
 }

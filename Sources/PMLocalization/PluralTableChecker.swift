@@ -81,6 +81,7 @@ struct PluralReference {
             }
             for (key, value) in entry.suffixedForms {
                 let category = String(key.dropFirst(entry.key.count + 1))
+                guard !value.isEmpty else { continue }
                 if let scalar = value.unicodeScalars.first(where: { $0 != "\n" && TextSafety.isUnsafe($0) }) {
                     problems.append(problem(.unsafeCharacter(key, scalar)))
                 }

@@ -100,6 +100,8 @@ public enum TableChecker {
                     problems.append(TableProblem(path: table.path, line: entry.line, kind: kind))
                     continue
                 }
+                // Empty is not yet translated: `pm l10n status` counts it, English is shown.
+                guard !entry.value.isEmpty else { continue }
                 problems += formatProblems(entry.key, entry.value, expected: expected, path: table.path, line: entry.line)
             }
             for entry in reference.entries where !keys.contains(entry.key) {

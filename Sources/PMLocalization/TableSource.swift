@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// Where translation tables come from: the ones built into the binary, and a
 /// translator's folder (`PM_LOCALIZATION_DIR`) read before them.
@@ -44,8 +45,9 @@ public struct TableSource: Sendable {
             // Only plural messages, and a table of a size a language needs
             // (pm's whole English table is under 200 KB): a larger one is left out.
             let plurals = folder + "Localizable.stringsdict"
-            let size = (try? FileManager.default.attributesOfItem(atPath: plurals)[.size] as? Int) ?? nil
-            if let size, size <= Self.pluralTableLimit, let data = FileManager.default.contents(atPath: plurals),
+            var info = stat()
+            if stat(plurals, &info) == 0, info.st_size <= Self.pluralTableLimit,
+                let data = FileManager.default.contents(atPath: plurals),
                 data.count <= Self.pluralTableLimit
             {
                 for entry in StringsDictParser.parse(bytes: [UInt8](data)).entries

@@ -20,9 +20,11 @@ public struct StringsDictEntry: Equatable, Sendable {
     public var variables: [String: Variable]
     /// 1-based line of the key.
     public var line: Int
+    /// The `<!-- … -->` comment right above the key: the note for translators.
+    public var comment: String?
 
-    public init(key: String, format: String, variables: [String: Variable], line: Int) {
-        (self.key, self.format, self.variables, self.line) = (key, format, variables, line)
+    public init(key: String, format: String, variables: [String: Variable], line: Int, comment: String? = nil) {
+        (self.key, self.format, self.variables, self.line, self.comment) = (key, format, variables, line, comment)
     }
 }
 
@@ -218,173 +220,6 @@ public enum StringsDictParser {
             problems.append(StringsDictProblem(line: key.line, kind: .incomplete(key: key.text)))
             return nil
         }
-        return StringsDictEntry(key: key.text, format: format, variables: variables, line: key.line)
-    }
-}
-
-/// The XML of a plist, read into elements: names, text, children, lines.
-struct XMLReader {
-    struct Element {
-        var name: String
-        var text = ""
-        var children: [Element] = []
-        var line: Int
-    }
-
-    private let scalars: [Unicode.Scalar]
-    private var index = 0
-    private(set) var line = 1
-    /// plist > dict > entry dict > variable dict > string: deeper is not a plural table.
-    private static let depthLimit = 6
-
-    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
-
-    private func fail(_ what: String) -> StringsDictProblem { StringsDictProblem(line: line, kind: .malformed(what)) }
-
-    mutating func document() throws -> Element {
-        try skipProlog()
-        guard peek("<") else { throw fail("<plist>") }
-        let root = try element(depth: 0)
-        try skipMisc()
-        guard index == scalars.count else { throw fail("end of file") }
-        return root
-    }
-
-    private func peek(_ text: String) -> Bool {
-        var at = index
-        for scalar in text.unicodeScalars {
-            guard at < scalars.count, scalars[at] == scalar else { return false }
-            at += 1
-        }
-        return true
-    }
-
-    private mutating func advance(_ count: Int = 1) {
-        for _ in 0..<count where index < scalars.count {
-            if scalars[index] == "\n" { line += 1 }
-            index += 1
-        }
-    }
-
-    private mutating func skip(until end: String) throws {
-        while index < scalars.count, !peek(end) { advance() }
-        guard peek(end) else { throw fail(end) }
-        advance(end.unicodeScalars.count)
-    }
-
-    private mutating func skipSpace() {
-        while index < scalars.count, [" ", "\n", "\t", "\r"].contains(scalars[index]) { advance() }
-    }
-
-    /// Whitespace and comments.
-    private mutating func skipMisc() throws {
-        while true {
-            skipSpace()
-            guard peek("<!--") else { return }
-            try skip(until: "-->")
-        }
-    }
-
-    /// The XML declaration, comments, and a DOCTYPE without an internal subset.
-    private mutating func skipProlog() throws {
-        try skipMisc()
-        if peek("<?xml") { try skip(until: "?>") }
-        try skipMisc()
-        if peek("<!DOCTYPE") {
-            while index < scalars.count, scalars[index] != ">" {
-                if scalars[index] == "[" { throw StringsDictProblem(line: line, kind: .internalSubset) }
-                advance()
-            }
-            try skip(until: ">")
-        }
-        try skipMisc()
-    }
-
-    private mutating func name() throws -> String {
-        var result = ""
-        while index < scalars.count, scalars[index].properties.isAlphabetic || scalars[index] == "_" {
-            result.unicodeScalars.append(scalars[index])
-            advance()
-        }
-        guard !result.isEmpty else { throw fail("a name") }
-        return result
-    }
-
-    private mutating func element(depth: Int) throws -> Element {
-        guard depth < Self.depthLimit else { throw fail("less nesting") }
-        let start = line
-        advance()  // <
-        let tag = try name()
-        // Attributes (plist's version) are skipped; a value may not hold `>`.
-        while index < scalars.count, scalars[index] != ">", !peek("/>") {
-            if scalars[index] == "<" { throw fail(">") }
-            advance()
-        }
-        if peek("/>") {
-            advance(2)
-            return Element(name: tag, line: start)
-        }
-        guard peek(">") else { throw fail(">") }
-        advance()
-        var element = Element(name: tag, line: start)
-        while true {
-            if peek("</") {
-                advance(2)
-                guard try name() == tag else { throw fail("</\(tag)>") }
-                skipSpace()
-                guard peek(">") else { throw fail(">") }
-                advance()
-                return element
-            }
-            if peek("<!--") {
-                try skip(until: "-->")
-            } else if peek("<![CDATA[") {
-                advance(9)
-                let from = index
-                try skip(until: "]]>")
-                element.text.unicodeScalars.append(contentsOf: scalars[from..<(index - 3)])
-            } else if peek("<") {
-                element.children.append(try self.element(depth: depth + 1))
-            } else if peek("&") {
-                element.text.unicodeScalars.append(try entity())
-            } else if index < scalars.count {
-                element.text.unicodeScalars.append(scalars[index])
-                advance()
-            } else {
-                throw fail("</\(tag)>")
-            }
-        }
-    }
-
-    /// `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#233;` `&#xE9;`.
-    private mutating func entity() throws -> Unicode.Scalar {
-        advance()
-        var body = ""
-        while index < scalars.count, scalars[index] != ";", body.unicodeScalars.count < 10 {
-            body.unicodeScalars.append(scalars[index])
-            advance()
-        }
-        guard peek(";") else { throw StringsDictProblem(line: line, kind: .unknownEntity(body)) }
-        advance()
-        switch body {
-        case "amp": return "&"
-        case "lt": return "<"
-        case "gt": return ">"
-        case "quot": return "\""
-        case "apos": return "'"
-        default: break
-        }
-        let number: UInt32?
-        if body.hasPrefix("#x") {
-            number = UInt32(body.dropFirst(2), radix: 16)
-        } else if body.hasPrefix("#") {
-            number = UInt32(body.dropFirst(), radix: 10)
-        } else {
-            number = nil
-        }
-        guard let number, let scalar = Unicode.Scalar(number), number != 0 else {
-            throw StringsDictProblem(line: line, kind: .unknownEntity(body))
-        }
-        return scalar
+        return StringsDictEntry(key: key.text, format: format, variables: variables, line: key.line, comment: key.comment)
     }
 }

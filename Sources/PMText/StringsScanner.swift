@@ -6,6 +6,9 @@ struct StringsScanner {
     private var entries: [StringsTableEntry] = []
     private var problems: [StringsTableProblem] = []
     private var firstLineOfKey: [String: Int] = [:]
+    /// The last block comment, and the line it ended on: an entry on the
+    /// next line (or the same) takes it as its note for translators.
+    private var lastComment: (text: String, endLine: Int)?
 
     init(_ scalars: [Unicode.Scalar]) {
         self.scalars = scalars
@@ -54,7 +57,8 @@ struct StringsScanner {
             problems.append(.init(line: keyLine, kind: .duplicateKey(key, firstLine: first)))
         } else {
             firstLineOfKey[key] = keyLine
-            entries.append(StringsTableEntry(key: key, value: value, line: keyLine))
+            let comment = lastComment.flatMap { keyLine - $0.endLine <= 1 ? $0.text : nil }
+            entries.append(StringsTableEntry(key: key, value: value, line: keyLine, comment: comment))
         }
     }
 
@@ -77,9 +81,12 @@ struct StringsScanner {
                 let start = line
                 advance()
                 advance()
+                let from = index
                 var closed = false
                 while let d = peek {
                     if d == "*", index + 1 < scalars.count, scalars[index + 1] == "/" {
+                        let text = String(String.UnicodeScalarView(scalars[from..<index]))
+                        lastComment = (text.trimmingSpaces, line)
                         advance()
                         advance()
                         closed = true
@@ -196,5 +203,16 @@ struct UTF8Buffer {
         } else {
             UTF8.encode(scalar) { bytes.append($0) }
         }
+    }
+}
+
+extension String {
+    /// Without the spaces, tabs and line breaks at either end.
+    package var trimmingSpaces: String {
+        let scalars = Array(unicodeScalars)
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
     }
 }

@@ -30,6 +30,9 @@ public struct StringsTableEntry: Equatable, Sendable {
     public var value: String
     /// 1-based line of the key.
     public var line: Int
+    /// The `/* … */` comment right above it (no blank line between), without
+    /// its markers: the note for translators.
+    public var comment: String? = nil
 }
 
 /// The result of parsing a table: every good entry and every problem.

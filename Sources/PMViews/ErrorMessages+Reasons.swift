@@ -76,6 +76,7 @@ extension ErrorMessages {
         case EBADF: return l.string(.ioNotOpen)
         case ENAMETOOLONG: return l.string(.ioNameTooLong)
         case ELOOP: return l.string(.ioTooManyLinks)
+        case EEXIST: return l.string(.ioExists)
         default: return l.string(.ioUnknown, .number(Int(error.code)))
         }
     }

@@ -58,7 +58,7 @@ import Testing
             .boardNeedsTerminal,
             .boardDumbTerminal, .csvDelimiter, .csvHeaders, .importMember, .importMap, .servePort, .serveAddress,
             .serveNeedsInvites, .serveInviteAddress, .serveTLSPair, .serveAnyAddress, .serveInviteSelf, .checkAction,
-            .checkArguments, .checkPlace, .commentOptions:
+            .checkArguments, .checkPlace, .commentOptions, .badLanguage:
             return 64
         case .serveNotInvited: return 1
         case .outputFailed: return 74
@@ -136,7 +136,7 @@ import Testing
         .serveAddress("nope"), .serveNeedsInvites("10.0.0.1"), .serveMissing("/usr/bin/pm-serve"),
         .serveInviteAddress, .serveNotInvited("noah"), .serveTLSPair, .serveAnyAddress("0.0.0.0"), .serveInviteSelf("ji-woo"),
         .checkAction("frob"), .checkArguments("add"), .checkArguments("rename"), .checkArguments("move"),
-        .checkArguments("done"), .checkPlace("9", count: 3), .commentOptions,
+        .checkArguments("done"), .checkPlace("9", count: 3), .commentOptions, .badLanguage("../x"),
     ]
 
     /// The codes the README's "Exit codes" table lists.
@@ -202,7 +202,7 @@ import Testing
     @Test func everyCommandErrorIsSaidInEveryLanguageWithItsDocumentedCode() {
         for error in Self.commandErrors { check(error, documented: Self.documented(error)) }
         let cases = Set(Self.commandErrors.map { String(describing: $0).prefix { $0 != "(" } })
-        #expect(cases.count == 26, "one sample of each of CLIError's cases: \(cases.sorted())")
+        #expect(cases.count == 27, "one sample of each of CLIError's cases: \(cases.sorted())")
     }
 
     /// An error pm does not know is a bug, said as one (70), never a trap.

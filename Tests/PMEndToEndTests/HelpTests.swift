@@ -51,6 +51,8 @@ import Testing
             "undone", "rename", "place", "priority", "action",
             // iCalendar's name for a recurring rule, typed as is (`FREQ=WEEKLY`); "occurrence" is French too.
             "rrule", "freq", "weekly", "byday", "mo", "occurrence",
+            // Language codes, typed as is (`pm l10n new de`, `pseudo`).
+            "de", "ja", "es", "br", "xa", "pseudo", "table", "message", "code",
         ]
         return words.subtracting(typed)
     }()

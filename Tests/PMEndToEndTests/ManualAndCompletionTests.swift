@@ -22,11 +22,19 @@ import Testing
 
     @Test func theShippedFilesAreGeneratedFromTheDefinitions() throws {
         let pm = PMBinary()
-        let files: [(String, [String], String)] = [
-            ("man/man1/pm.1", ["__generate", "man"], "en_US.UTF-8"), ("man/fr/man1/pm.1", ["__generate", "man"], "fr_FR.UTF-8"),
-            ("man/ko/man1/pm.1", ["__generate", "man"], "ko_KR.UTF-8"), ("completions/pm.bash", ["__generate", "bash"], "C"),
-            ("completions/_pm", ["__generate", "zsh"], "C"), ("completions/pm.fish", ["__generate", "fish"], "C"),
-        ]
+        // A page for every language with a table (a language is a folder).
+        let languages = try FileManager.default.contentsOfDirectory(
+            atPath: PMBinary.packageRoot.appendingPathComponent("Localization").path
+        ).filter { $0.hasSuffix(".lproj") }.map { String($0.dropLast(6)) }
+        #expect(languages.count >= 5)
+        let pages = languages.map { language in
+            (language == "en" ? "man/man1/pm.1" : "man/\(language)/man1/pm.1", ["__generate", "man"], language + ".UTF-8")
+        }
+        let files: [(String, [String], String)] =
+            pages + [
+                ("completions/pm.bash", ["__generate", "bash"], "C"), ("completions/_pm", ["__generate", "zsh"], "C"),
+                ("completions/pm.fish", ["__generate", "fish"], "C"),
+            ]
         for (path, arguments, language) in files {
             let run = try pm.run(arguments, ["LANG": language])
             #expect(run.status == 0)

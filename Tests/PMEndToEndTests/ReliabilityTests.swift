@@ -283,6 +283,7 @@ import Testing
             ("history", ["news", "--json"]),
             ("history", ["undo", "--json"]), ("history", ["redo", "--json"]), ("task", ["delete", other, "--json"]),
             ("status", ["status", "--json"]), ("views", ["view", "list", "--json"]),
+            ("l10n-status", ["l10n", "status", "--json"]),
         ]
         // A command's path (`view list`): its words before the first option or argument.
         let paths = Set(try commandsWithJSON(pm))

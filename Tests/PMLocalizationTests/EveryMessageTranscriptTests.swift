@@ -50,18 +50,28 @@ import Testing
             said = String(comment[range.upperBound...].prefix { $0 != "," && $0 != ";" && $0 != "." && $0 != ")" })
                 .lowercased()
         }
-        let title = ["fr": "Réunion d’équipe", "ko": "보고서 검토"][language] ?? "Budget 2027"
-        let date = ["fr": "26 nov. 2026", "ko": "2026년 11월 26일"][language] ?? "Nov 26, 2026"
-        let moment = ["fr": "26 nov. 2026, 15:57", "ko": "2026년 11월 26일 오후 3:57"][language] ?? "Nov 26, 2026, 3:57 PM"
+        let title =
+            ["fr": "Réunion d’équipe", "ko": "보고서 검토", "de": "Teambesprechung", "ja": "報告書の確認"][language] ?? "Budget 2027"
+        let date =
+            ["fr": "26 nov. 2026", "ko": "2026년 11월 26일", "de": "26.11.2026", "ja": "2026/11/26"][language] ?? "Nov 26, 2026"
+        let moment =
+            ["fr": "26 nov. 2026, 15:57", "ko": "2026년 11월 26일 오후 3:57", "de": "26.11.2026, 15:57", "ja": "2026/11/26 15:57"][
+                language] ?? "Nov 26, 2026, 3:57 PM"
         // A moment inside a sentence, as pm joins it there (Style.momentInSentence).
         let inProse =
-            ["fr": "26 novembre 2026 à 15:57", "ko": "2026년 11월 26일 오후 3:57"][language]
+            [
+                "fr": "26 novembre 2026 à 15:57", "ko": "2026년 11월 26일 오후 3:57", "de": "26. November 2026 um 15:57",
+                "ja": "2026年11月26日 15:57",
+            ][language]
             ?? "November 26, 2026 at 3:57\u{202F}PM"
         let saysAMomentInProse = key.hasPrefix("error.undo") || key.hasPrefix("error.redo") || key == "html.made"
         func has(_ words: String...) -> Bool { words.contains { said.contains($0) } }
         // The day a typed date became is said with its weekday (Style.dateWithWeekday).
         if key == "message.dayChosen" && index == 2 {
-            return ["fr": "vendredi 4 décembre 2026", "ko": "2026년 12월 4일 금요일"][language] ?? "Friday, December 4, 2026"
+            return [
+                "fr": "vendredi 4 décembre 2026", "ko": "2026년 12월 4일 금요일", "de": "Freitag, 4. Dezember 2026",
+                "ja": "2026年12月4日金曜日",
+            ][language] ?? "Friday, December 4, 2026"
         }
         if has("field") { return "due" }
         if has(" id", "id ", "prefix") || said == "id" || (key.hasSuffix("ID") && has("typed")) { return "3f2a" }
@@ -112,7 +122,7 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test(arguments: ["en", "fr", "ko"])
+    @Test(arguments: ["en", "fr", "ko", "de", "ja"])
     func everyMessageAsAReaderSeesIt(language: String) throws {
         let text = Self.transcript(language)
         let file = Self.fixtures.appendingPathComponent("every-message-\(language).txt")

@@ -103,6 +103,13 @@ int32_t pm_usearch_contains(const PMUChar *pattern, int32_t pattern_length, cons
 
 /// UEastAsianWidth: 0 neutral, 1 ambiguous, 2 halfwidth, 3 fullwidth, 4 narrow, 5 wide.
 int32_t pm_east_asian_width(int32_t c);
+/// The Unicode line break class of `c` (UCHAR_LINE_BREAK), or -1 without ICU.
+int32_t pm_line_break_class(int32_t c);
+/// Where a line may break in `text` (UTF-16 offsets after each break, the
+/// last being `length`), by ICU's line break rules for `locale` (UAX #14):
+/// how many there are; at most `capacity` are written to `breaks`.
+int32_t pm_line_breaks(const char *locale, const PMUChar *text, int32_t length, int32_t *breaks, int32_t capacity,
+                       UErrorCode *status);
 /// UCharCategory (6 non-spacing mark, 7 enclosing mark, 15 control, 16 format).
 int32_t pm_char_type(int32_t c);
 int pm_is_emoji_presentation(int32_t c);

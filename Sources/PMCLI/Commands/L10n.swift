@@ -7,7 +7,9 @@ import PMLocalization
 
 struct L10n: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "l10n", abstract: help(.helpCommandL10n), subcommands: [L10nCheck.self])
+        CommandConfiguration(
+            commandName: "l10n", abstract: help(.helpCommandL10n),
+            subcommands: [L10nCheck.self, L10nStatus.self, L10nNew.self, L10nPseudo.self])
     }
 }
 
@@ -23,30 +25,8 @@ struct L10nCheck: ParsableCommand {
     func run() throws {
         let l = ProcessContext.localizer
         let output = Output()
-        var tables: [TableFile] = []
-        if let directory {
-            let files = PosixFileSystem()
-            let names = (try? files.contentsOfDirectory(directory)) ?? []
-            for name in names.sorted() where name.hasSuffix(".lproj") {
-                let path = directory + "/" + name + "/Localizable.strings"
-                guard let bytes = try? files.readFile(path) else { continue }
-                let pluralPath = directory + "/" + name + "/Localizable.stringsdict"
-                let plurals = (try? files.readFile(pluralPath)).map { PluralFile(path: pluralPath, bytes: $0) }
-                tables.append(TableFile(language: String(name.dropLast(6)), path: path, bytes: bytes, plurals: plurals))
-            }
-            if tables.isEmpty {
-                throw PMError.readFailed(
-                    path: directory + "/*.lproj/Localizable.strings", SystemCallError(call: "open", code: ENOENT))
-            }
-        } else {
-            for language in TableSource.shippedLanguages {
-                guard let bytes = TableSource.shippedBytes(for: language) else { continue }
-                tables.append(Self.shipped(language, bytes))
-            }
-        }
-        let english =
-            tables.first { $0.language == "en" }
-            ?? Self.shipped("en", TableSource.shippedBytes(for: "en") ?? [])
+        let tables = try Self.tables(in: directory)
+        let english = tables.first { $0.language == "en" } ?? Self.shipped("en", TableSource.shippedBytes(for: "en") ?? [])
         let problems = TableChecker.check(english: english, tables: tables.filter { $0.language != "en" })
         for problem in problems {
             output.line("\(TextSafety.escaped(problem.path)):\(problem.line): \(Self.message(problem.kind, l))")
@@ -57,6 +37,31 @@ struct L10nCheck: ParsableCommand {
         }
         output.line(l.plural(.l10nClean, count: tables.count + (tables.contains { $0.language == "en" } ? 0 : 1)))
         try output.flush()
+    }
+
+    /// The tables of `directory` (every `*.lproj` with a `Localizable.strings`,
+    /// and its `.stringsdict`), or pm's own when nil.
+    /// - Throws: ``PMError/readFailed(path:_:)`` when `directory` holds none.
+    static func tables(in directory: String?) throws -> [TableFile] {
+        guard let directory else {
+            return TableSource.shippedLanguages.compactMap { language in
+                TableSource.shippedBytes(for: language).map { shipped(language, $0) }
+            }
+        }
+        let files = PosixFileSystem()
+        var tables: [TableFile] = []
+        for name in ((try? files.contentsOfDirectory(directory)) ?? []).sorted() where name.hasSuffix(".lproj") {
+            let path = directory + "/" + name + "/Localizable.strings"
+            guard let bytes = try? files.readFile(path) else { continue }
+            let pluralPath = directory + "/" + name + "/Localizable.stringsdict"
+            let plurals = (try? files.readFile(pluralPath)).map { PluralFile(path: pluralPath, bytes: $0) }
+            tables.append(TableFile(language: String(name.dropLast(6)), path: path, bytes: bytes, plurals: plurals))
+        }
+        guard !tables.isEmpty else {
+            throw PMError.readFailed(
+                path: directory + "/*.lproj/Localizable.strings", SystemCallError(call: "open", code: ENOENT))
+        }
+        return tables
     }
 
     /// A table built into pm, named by the path it was built from.

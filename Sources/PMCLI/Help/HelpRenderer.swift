@@ -144,29 +144,45 @@ struct HelpRenderer {
     func wrap(_ text: String, indent: Int) -> [String] { wrap(text, indent: indent, width: width) }
 
     /// Words packed into lines of at most `width` cells, each indented;
-    /// a word wider than a line is cut between characters.
+    /// a word wider than a line is cut between characters. Text written
+    /// without spaces (Japanese) is cut where ICU's line rules allow
+    /// (never before `。` `、` `）`, never inside a Latin word).
     func wrap(_ text: String, indent: Int, width: Int) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let words = paragraph.split(separator: " ").map(String.init)
+            var words: [(String, Bool)] = []
+            for word in paragraph.split(separator: " ").map(String.init) {
+                guard word.unicodeScalars.contains(where: LineBreaks.breaksWithoutSpace) else {
+                    words.append((word, false))
+                    continue
+                }
+                for (index, piece) in LineBreaks.pieces(of: word, locale: localizer.language).enumerated() {
+                    words.append((piece, index > 0))
+                }
+            }
             lines += pack(words, first: String(repeating: " ", count: indent), rest: String(repeating: " ", count: indent))
         }
         return lines
     }
 
     func wrap(tokens: [String], first: String) -> [String] {
-        pack(tokens, first: first, rest: String(repeating: " ", count: min(TerminalCells.width(of: first) + 3, width / 2)))
+        pack(
+            tokens.map { ($0, false) }, first: first,
+            rest: String(repeating: " ", count: min(TerminalCells.width(of: first) + 3, width / 2)))
     }
 
-    private func pack(_ words: [String], first: String, rest: String) -> [String] {
+    /// Words into lines; a word marked glued follows the one before it
+    /// without a space (a piece of a run of Japanese).
+    private func pack(_ words: [(String, Bool)], first: String, rest: String) -> [String] {
         var lines: [String] = []
         var line = first
         var lineHasWord = false
-        for var word in words {
+        for (var word, glued) in words {
             while true {
-                let room = width - TerminalCells.width(of: line) - (lineHasWord ? 1 : 0)
+                let space = lineHasWord && !glued ? 1 : 0
+                let room = width - TerminalCells.width(of: line) - space
                 if TerminalCells.width(of: word) <= room {
-                    line += (lineHasWord ? " " : "") + word
+                    line += (space == 1 ? " " : "") + word
                     lineHasWord = true
                     break
                 }

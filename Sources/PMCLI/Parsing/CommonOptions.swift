@@ -124,6 +124,9 @@ enum DateWordTable {
         // Suffixes are matched as typed (a Korean particle joins the word before it).
         words.untilSuffixes = localizer.string(.dateUntilSuffixes).split(separator: "|").map(String.init)
             .filter { $0 != "-" && !$0.isEmpty }
+        let own = words.morning.union(words.afternoon).union(words.hourMarks).union(words.minuteMarks).union(words.before)
+            .union(words.half).union(words.noon).union(words.untilSuffixes.map { LooseText.fold($0) })
+        words.vocabulary = { own.union(DateWordTable.words(localizer: localizer).vocabulary) }
         return words
     }
 

@@ -74,6 +74,7 @@ enum ErrorReport {
         case .checkPlace(let text, let count):
             return ([l.string(.errorCheckPlace, .text(TextSafety.escaped(text)), .number(count))], .usage)
         case .commentOptions: return ([l.string(.errorCommentOptions)], .usage)
+        case .badLanguage(let text): return ([l.string(.errorBadLanguage, .text(TextSafety.escaped(text)))], .usage)
         case .outputFailed(let call, let done):
             let why = MessageArgument.text(ErrorMessages.describe(call, l))
             switch done {

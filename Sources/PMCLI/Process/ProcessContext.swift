@@ -181,6 +181,8 @@ enum CLIError: Error {
     case checkPlace(String, count: Int)
     /// `pm comment` with a text, `--edit` and `--withdraw` that do not go together.
     case commentOptions
+    /// `pm l10n new` with a name that is not a language's (or is English's).
+    case badLanguage(String)
 }
 
 /// Where text goes: standard output (buffered, written at the end, every

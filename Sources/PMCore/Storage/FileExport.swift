@@ -33,4 +33,24 @@ public enum FileExport {
             _ = try atomic.write([bytes[...]], to: try store.targetPath(), mode: status?.mode ?? 0o644)
         }
     }
+
+    /// Writes `text` to a new file at `path`, never over one that exists
+    /// (`O_CREAT|O_EXCL`), synced; a failure leaves no file.
+    /// - Throws: ``PMError/createFailed(path:_:)``.
+    public static func create(_ text: String, at path: String, fileSystem: FileSystem = PosixFileSystem()) throws {
+        do {
+            let descriptor = try fileSystem.createExclusive(path, mode: 0o644)
+            do {
+                try fileSystem.write(descriptor, Array(text.utf8)[...])
+                try fileSystem.sync(descriptor)
+            } catch {
+                try? fileSystem.close(descriptor)
+                try? fileSystem.remove(path)
+                throw error
+            }
+            try fileSystem.close(descriptor)
+        } catch let error as SystemCallError {
+            throw PMError.createFailed(path: path, error)
+        }
+    }
 }

@@ -77,6 +77,8 @@ public enum DateInput {
         let words = readerWords()
         if words.unitOffset(trimmed) != nil { return true }
         if words.offsets[words.fold(trimmed)] != nil { return true }
+        let tokens = WrittenDate.tokenize(trimmed, words: words)
+        if tokens.count == 1, words.offsets[tokens[0]] != nil { return true }
         return WrittenDate.isRelative(trimmed, words: words)
     }
 
@@ -154,5 +156,16 @@ public struct DateWords: Sendable {
         if dayUnits.contains(where: { fold($0) == unit }) { return count }
         if weekUnits.contains(where: { fold($0) == unit }) { return count * 7 }
         return nil
+    }
+
+    /// Every word of a written date, folded: how a text typed without
+    /// spaces (`3日後`, `来週の金曜日`) is cut into words.
+    public var vocabulary: Set<String> {
+        var words = Set(offsets.keys).union(weekdays.keys).union(months.keys).union(numbers.keys)
+        words.formUnion((dayUnits + weekUnits).map(fold))
+        for set in [monthMarks, yearMarks, daySuffixes, next, nextWeek, thisWeek, inBefore, inAfter, fillers] {
+            words.formUnion(set)
+        }
+        return words.filter { !$0.isEmpty }
     }
 }

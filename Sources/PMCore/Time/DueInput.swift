@@ -15,6 +15,9 @@ public struct TimeWords: Sendable {
     public var afternoonHours: Set<Int> = []
     public var untilSuffixes: [String] = []
     public var fold: @Sendable (String) -> String
+    /// Every word of a deadline (these and the date's), folded: how a text
+    /// typed without spaces (`明日15時`) is cut into words. Made only for such a text.
+    public var vocabulary: @Sendable () -> Set<String> = { [] }
 
     public init(
         morning: Set<String> = ["am", "a.m."], afternoon: Set<String> = ["pm", "p.m."], hourMarks: Set<String> = [],
@@ -51,24 +54,35 @@ public enum DueInput {
             text = String(text.dropLast(suffix.count)).trimmingASCIIWhitespace()
             break
         }
-        var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        // A text typed without spaces (`明日15時`) cut into its words; the
+        // day is said back as it was typed.
+        var typed = WordSegmenter.words(text, vocabulary: words.vocabulary, fold: words.fold)
+        var tokens = typed.map(\.word)
         if let iso = isoDateTime(tokens.count == 1 ? tokens[0] : "") { return iso }
         let zone = try zoneName(tokens.last)
-        if zone != nil { tokens.removeLast() }
-        for count in stride(from: min(3, tokens.count), through: 1, by: -1) {
-            let candidates = [(tokens.suffix(count), true), (tokens.prefix(count), false)]
+        if zone != nil {
+            tokens.removeLast()
+            typed.removeLast()
+        }
+        // Up to three words as typed (`오후 3시 30분`), however many pieces they were cut into.
+        for count in stride(from: tokens.count, through: 1, by: -1) {
+            let candidates = [(typed.suffix(count), true), (typed.prefix(count), false)]
             for (candidate, atEnd) in candidates where atEnd || count < tokens.count {
+                guard candidate.dropFirst().filter({ !$0.glued }).count < 3 else { continue }
                 let time: (Int, Int)?
                 do {
-                    time = try Self.time(Array(candidate), words: words)
+                    time = try Self.time(candidate.map(\.word), words: words)
                 } catch {
                     // The time is there and cannot be: a shorter reading (`13시` of `오후 13시`) is not it.
-                    throw PMError.badTime(whole, part: candidate.joined(separator: " "))
+                    var said = Array(candidate)
+                    said[0].glued = false
+                    throw PMError.badTime(whole, part: WordSegmenter.typed(said))
                 }
                 guard let (hour, minute) = time else { continue }
-                var rest = atEnd ? Array(tokens.dropLast(count)) : Array(tokens.dropFirst(count))
-                if atEnd, let word = rest.last, words.before.contains(words.fold(word)) { rest.removeLast() }
-                return Parts(day: rest.joined(separator: " "), hour: hour, minute: minute, zone: zone)
+                var rest = atEnd ? Array(typed.dropLast(count)) : Array(typed.dropFirst(count))
+                if atEnd, let word = rest.last, words.before.contains(words.fold(word.word)) { rest.removeLast() }
+                if let first = rest.first, first.glued { rest[0].glued = false }
+                return Parts(day: WordSegmenter.typed(rest), hour: hour, minute: minute, zone: zone)
             }
         }
         guard zone == nil else { throw PMError.invalidDate(whole) }
@@ -138,6 +152,10 @@ public enum DueInput {
             minute = value
             rest = rest.dropFirst(3)
             marked = true
+            // `15:30 Uhr`, `15:30時`: the hour's word may follow the clock.
+            if let mark = words.hourMarks.sorted(by: { $0.count > $1.count }).first(where: { rest == $0 }) {
+                rest = rest.dropFirst(mark.count)
+            }
         } else if let mark = words.hourMarks.sorted(by: { $0.count > $1.count }).first(where: { rest.hasPrefix($0) }) {
             rest = rest.dropFirst(mark.count)
             marked = true

@@ -40,7 +40,9 @@ public enum RuleInput {
     /// first), each word's meaning looked up.
     static func pieces(of text: String, words: RuleWords) throws -> [Piece] {
         var chunks: [String] = []
-        for part in text.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "，" || $0 == "、" }) {
+        // A rule typed without spaces (`毎週月曜日`) cut into the table's words first.
+        let spaced = WordSegmenter.spaced(text, vocabulary: { Set(words.words.keys) }, fold: words.fold)
+        for part in spaced.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "，" || $0 == "、" }) {
             // Digits apart from letters: `15th`, `2주마다`, `1er`.
             var current = ""
             var digits = false

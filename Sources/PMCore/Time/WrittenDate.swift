@@ -8,6 +8,8 @@ enum WrittenDate {
     static func parse(_ text: String, today: CivilDate, words: DateWords) -> CivilDate?? {
         let tokens = tokenize(text, words: words)
         guard !tokens.isEmpty else { return nil }
+        // A day's word among fillers: `bis morgen`, `明日の`.
+        if tokens.count == 1, let offset = words.offsets[tokens[0]] { return .some(today.adding(days: offset)) }
         if let date = relative(tokens, today: today, words: words) { return date }
         if let date = weekday(tokens, today: today, words: words) { return date }
         return calendarDate(tokens, today: today, words: words)
@@ -21,6 +23,7 @@ enum WrittenDate {
     /// Words and numbers, folded as the tables are: split at spaces, commas
     /// and full stops, and between digits and letters (`3rd`, `1er`, `3일`, `2026년`).
     static func tokenize(_ text: String, words: DateWords) -> [String] {
+        let text = WordSegmenter.spaced(text, vocabulary: { words.vocabulary }, fold: words.fold)
         var tokens: [String] = []
         var current = ""
         var currentIsDigit = false
@@ -88,6 +91,11 @@ enum WrittenDate {
         var rest = tokens
         rest.remove(at: index)
         let phrase = rest.joined()
+        // A weekday among fillers (`am Freitag`, `on friday`): the next such day, as alone.
+        if phrase.isEmpty {
+            let ahead = (weekday - today.isoWeekday + 7) % 7
+            return .some(today.adding(days: ahead == 0 ? 7 : ahead))
+        }
         if words.thisWeek.contains(phrase) {
             // That day of this week (Monday to Sunday), even one already past.
             return .some(today.adding(days: weekday - today.isoWeekday))
