@@ -56,10 +56,11 @@ public enum Grammar {
     /// Closing marks that may stand between a placeholder and its particle.
     static let closingMarks: Set<Character> = ["'", "\"", "’", "”", "»", "」", "』", ")", "]", "》", "〉"]
 
-    /// French words that elide before a vowel.
-    static let elidable: Set<String> = [
-        "de", "le", "la", "que", "ne", "je", "me", "te", "se", "ce", "lorsque", "puisque", "jusque",
-    ]
+    /// The words a table declares elidable before a vowel (`grammar.elisions`,
+    /// a `|` list; `-` for none), lowercased.
+    public static func elisions(_ declared: String?) -> Set<String> {
+        Set((declared ?? "").split(separator: "|").map { $0.lowercased() }.filter { $0 != "-" && !$0.isEmpty })
+    }
 
     /// The particle notation `text` opens with, if any.
     static func particle(startingAt text: Substring) -> Particle? {

@@ -32,6 +32,8 @@ public final class Localizer: Sendable {
         var plurals: [String: ICUPluralRules?] = [:]
         /// Each language's plural profile (which forms may leave the count out).
         var profiles: [String: PluralProfile?] = [:]
+        /// Each language's elidable words (`grammar.elisions` of its tables).
+        var elisions: [String: Set<String>] = [:]
     }
     private struct LayerKey: Hashable {
         var layer: Int
@@ -130,16 +132,10 @@ public final class Localizer: Sendable {
         return nil
     }
 
-    /// The plural category without ICU, by the simple rules of the shipped
-    /// languages: French `one` for 0 and 1, Korean (and Chinese, Japanese)
-    /// always `other`, English and the rest `one` for 1 alone.
+    /// The plural category without ICU: `one` for 1, `other` for the rest
+    /// (a table without a `one` form, as Korean's, gives its `other` for 1 too).
     static func simplePluralCategory(_ language: String, _ count: Int) -> String {
-        let base = language.split(separator: "_").first.map(String.init) ?? language
-        switch base {
-        case "ko", "ja", "zh", "th", "vi", "id": return "other"
-        case "fr", "pt": return count == 0 || count == 1 ? "one" : "other"
-        default: return count == 1 ? "one" : "other"
-        }
+        count == 1 ? "one" : "other"
     }
 
     /// A count as this localizer's language writes it: thousands grouped
@@ -164,7 +160,7 @@ public final class Localizer: Sendable {
             parsed.withLock { $0.profiles[language] = .some(profile) }
         }
         guard let profile else {
-            return count == 1 && Self.simplePluralCategory(language, 0) != "one"
+            return count == 1
         }
         return profile.soleCount.values.contains(count)
     }
@@ -195,7 +191,9 @@ public final class Localizer: Sendable {
         let cacheKey = LayerKey(layer: index, key: key)
         if let known = parsed.withLock({ $0.usable[cacheKey] }) { return known }
         let all = index < layers.count ? layers[index] : english[index - layers.count]
-        let format = all.values[key].flatMap { usable($0, reference: reference, plural: plural) }
+        let format = all.values[key].flatMap {
+            usable($0, reference: reference, plural: plural, elisions: elisions(all.language))
+        }
         parsed.withLock { $0.usable[cacheKey] = .some(format) }
         return format
     }
@@ -203,12 +201,24 @@ public final class Localizer: Sendable {
     /// A table value as a format, or nil when unusable. Control, escape and
     /// bidi characters in it are shown escaped: a table is untrusted text
     /// (`PM_LOCALIZATION_DIR`) and must never drive the terminal.
-    private func usable(_ text: String, reference: MessageFormat?, plural: Bool) -> MessageFormat? {
+    /// The words `language`'s tables declare elidable (a translator's table
+    /// and the built-in one together).
+    private func elisions(_ language: String) -> Set<String> {
+        if let known = parsed.withLock({ $0.elisions[language] }) { return known }
+        var words = Set<String>()
+        for layer in layers + english where layer.language == language {
+            words.formUnion(Grammar.elisions(layer.values["grammar.elisions"]))
+        }
+        parsed.withLock { $0.elisions[language] = words }
+        return words
+    }
+
+    private func usable(_ text: String, reference: MessageFormat?, plural: Bool, elisions: Set<String>) -> MessageFormat? {
         // Empty is not yet translated (as `pm l10n new` writes it), unless English is empty too.
         if text.isEmpty, reference?.isEmpty == false { return nil }
         guard
             let format = try? MessageFormat(
-                parsing: TextSafety.escaped(text, keepNewlines: true), countMayBeOmitted: plural)
+                parsing: TextSafety.escaped(text, keepNewlines: true), countMayBeOmitted: plural, elisions: elisions)
         else { return nil }
         guard let reference else { return format }
         return format.signature == reference.signature ? format : nil

@@ -45,7 +45,10 @@ public struct MessageFormat: Sendable, Equatable {
     /// count (`%1$d`) when `countMayBeOmitted` (the French `one` of "il
     /// reste une tâche"): its signature still takes it, so that it matches
     /// the forms that show it, and ``omitsCount`` says so.
-    public init(parsing text: String, countMayBeOmitted: Bool = false) throws {
+    /// `elisions` are the words the table declares elidable before a vowel
+    /// (`grammar.elisions`: French `de`, `le`, `que`…); `{word}` is refused
+    /// for any other, so a misspelt notation is found, never printed.
+    public init(parsing text: String, countMayBeOmitted: Bool = false, elisions: Set<String> = []) throws {
         var pieces: [Piece] = []
         var literal = ""
         var types: [Int: PlaceholderType] = [:]
@@ -83,7 +86,7 @@ public struct MessageFormat: Sendable, Equatable {
             pieces.append(.placeholder(index: index, type: type))
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
-        pieces = try Self.resolvingGrammar(pieces)
+        pieces = try Self.resolvingGrammar(pieces, elisions: elisions)
         self.pieces = pieces
         if countMayBeOmitted, types[1] == nil { types[1] = .number }
         self.signature = try Self.signature(of: types)
@@ -163,7 +166,7 @@ public struct MessageFormat: Sendable, Equatable {
 
     /// Splits particle and elision notations out of the literals, and throws
     /// ``Problem/badGrammar(_:)`` for one that is malformed or misplaced.
-    private static func resolvingGrammar(_ pieces: [Piece]) throws -> [Piece] {
+    private static func resolvingGrammar(_ pieces: [Piece], elisions: Set<String>) throws -> [Piece] {
         var result: [Piece] = []
         for (offset, piece) in pieces.enumerated() {
             guard case .literal(var text) = piece else {
@@ -185,7 +188,7 @@ public struct MessageFormat: Sendable, Equatable {
                 let open = text.lastIndex(of: "{"), text.hasSuffix("} ")
             {
                 let word = String(text[text.index(after: open)..<text.index(text.endIndex, offsetBy: -2)])
-                guard Grammar.elidable.contains(word.lowercased()) else { throw Problem.badGrammar("{\(word)}") }
+                guard elisions.contains(word.lowercased()) else { throw Problem.badGrammar("{\(word)}") }
                 after = [.elision(word)]
                 text = String(text[..<open])
             }

@@ -32,7 +32,7 @@ struct PluralReference {
 
     /// The problems of a translation's `.stringsdict` (nil: it has none, so
     /// every plural is missing).
-    func check(_ file: PluralFile?, language: String) -> [TableProblem] {
+    func check(_ file: PluralFile?, language: String, elisions: Set<String> = []) -> [TableProblem] {
         var problems: [TableProblem] = []
         var seen = Set<String>()
         if let file {
@@ -47,7 +47,8 @@ struct PluralReference {
                 seen.insert(entry.key)
                 known.append(entry)
             }
-            problems += Self.entryProblems(known, language: language, path: file.path, reference: formats)
+            problems += Self.entryProblems(
+                known, language: language, path: file.path, reference: formats, elisions: elisions)
             // A table that did not parse at all is one problem, not one per plural.
             if parsed.entries.isEmpty && !parsed.problems.isEmpty { return problems }
         }
@@ -61,7 +62,8 @@ struct PluralReference {
     /// and placeholders, a count left out where it cannot be, and the
     /// categories `language` needs.
     static func entryProblems(
-        _ entries: [StringsDictEntry], language: String, path: String, reference: [String: MessageFormat]
+        _ entries: [StringsDictEntry], language: String, path: String, reference: [String: MessageFormat],
+        elisions: Set<String> = []
     ) -> [TableProblem] {
         let profile = PluralProfile(language: language)
         let needed = profile?.categories ?? ["other"]
@@ -86,10 +88,12 @@ struct PluralReference {
                     problems.append(problem(.unsafeCharacter(key, scalar)))
                 }
                 let found = TableChecker.formatProblems(
-                    key, value, expected: reference[entry.key], countMayBeOmitted: true, path: path, line: entry.line)
+                    key, value, expected: reference[entry.key], countMayBeOmitted: true, elisions: elisions, path: path,
+                    line: entry.line)
                 problems += found
                 let alone = profile.map { $0.soleCount[category] != nil } ?? (category == "one")
-                if found.isEmpty, !alone, (try? MessageFormat(parsing: value, countMayBeOmitted: true))?.omitsCount == true {
+                let format = try? MessageFormat(parsing: value, countMayBeOmitted: true, elisions: elisions)
+                if found.isEmpty, !alone, format?.omitsCount == true {
                     problems.append(problem(.formWithoutCount(entry.key, category: category, language: language)))
                 }
             }

@@ -93,6 +93,7 @@ public enum TableChecker {
             let parsed = StringsTableParser.parse(bytes: table.bytes)
             problems += syntaxProblems(parsed, path: table.path) + unsafeValues(parsed, path: table.path)
             let keys = Set(parsed.entries.map(\.key))
+            let elisions = Grammar.elisions(parsed.values["grammar.elisions"])
             for entry in parsed.entries {
                 guard let expected = referenceFormats[entry.key] else {
                     let isPluralForm = pluralBase(of: entry.key).map { plurals.entries[$0] != nil } ?? false
@@ -102,13 +103,14 @@ public enum TableChecker {
                 }
                 // Empty is not yet translated: `pm l10n status` counts it, English is shown.
                 guard !entry.value.isEmpty else { continue }
-                problems += formatProblems(entry.key, entry.value, expected: expected, path: table.path, line: entry.line)
+                problems += formatProblems(
+                    entry.key, entry.value, expected: expected, elisions: elisions, path: table.path, line: entry.line)
             }
             for entry in reference.entries where !keys.contains(entry.key) {
                 problems.append(
                     TableProblem(path: english.path, line: entry.line, kind: .missingKey(entry.key, language: table.language)))
             }
-            problems += plurals.check(table.plurals, language: table.language)
+            problems += plurals.check(table.plurals, language: table.language, elisions: elisions)
         }
         return problems
     }
@@ -116,11 +118,11 @@ public enum TableChecker {
     /// A value's format problems: a `%` pm does not accept, or placeholders
     /// other than `expected`'s.
     static func formatProblems(
-        _ key: String, _ value: String, expected: MessageFormat?, countMayBeOmitted: Bool = false, path: String,
-        line: Int
+        _ key: String, _ value: String, expected: MessageFormat?, countMayBeOmitted: Bool = false,
+        elisions: Set<String> = [], path: String, line: Int
     ) -> [TableProblem] {
         do {
-            let format = try MessageFormat(parsing: value, countMayBeOmitted: countMayBeOmitted)
+            let format = try MessageFormat(parsing: value, countMayBeOmitted: countMayBeOmitted, elisions: elisions)
             guard let expected, format.signature != expected.signature else { return [] }
             return [
                 TableProblem(

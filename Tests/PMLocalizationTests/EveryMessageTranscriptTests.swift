@@ -122,7 +122,9 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test(arguments: ["en", "fr", "ko", "de", "ja"])
+    /// The pseudo-language (`en_XA`) too: every message accented and
+    /// bracketed, none left as plain English.
+    @Test(arguments: ["en", "fr", "ko", "de", "ja", "en_XA"])
     func everyMessageAsAReaderSeesIt(language: String) throws {
         let text = Self.transcript(language)
         let file = Self.fixtures.appendingPathComponent("every-message-\(language).txt")
@@ -135,6 +137,15 @@ import Testing
             text == expected, "every-message-\(language).txt differs: PM_UPDATE_GOLDEN=1, then read the diff as a native reader")
         // Every key is there, none left as its own name.
         #expect(!text.contains("(none)"))
+        if language == "en_XA" {
+            // Each message's first line opens its bracket (an English value left empty stays empty).
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let plain = zip(lines, lines.dropFirst()).filter { key, first in
+                !key.hasPrefix(" ") && first.hasPrefix("  ") && !first.hasPrefix("  [")
+                    && first.trimmingCharacters(in: .whitespaces) != ""
+            }.map { $0.0 }
+            #expect(plain.isEmpty, "\(plain.prefix(5))")
+        }
         #expect(text.split(separator: "\n").count >= L10nKey.allCases.count * 2)
     }
 }

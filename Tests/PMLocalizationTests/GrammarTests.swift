@@ -2,8 +2,11 @@ import PMLocalization
 import Testing
 
 @Suite struct GrammarTests {
+    /// The elidable words French's table declares (`grammar.elisions`).
+    static let french = Grammar.elisions("de|le|la|que|ne|je|me|te|se|ce|lorsque|puisque|jusque")
+
     func render(_ template: String, _ words: String...) throws -> String {
-        try MessageFormat(parsing: template).render(words.map { .text($0) })
+        try MessageFormat(parsing: template, elisions: Self.french).render(words.map { .text($0) })
     }
 
     @Test func koreanParticlesFollowTheFinalSoundOfHangul() throws {
@@ -94,8 +97,12 @@ import Testing
             "%1$@을(가) 옮겼습니다", "%1$@을(를 옮겼습니다", "보드(으)로 %1$@", "을(를) %1$@", "%1$@ 을(를)",
             "{de}%1$@", "{du} %1$@", "{de} texte", "déplacée {de %1$@", "de} %1$@",
         ] {
-            #expect(throws: MessageFormat.Problem.self, "\(template)") { try MessageFormat(parsing: template) }
+            #expect(throws: MessageFormat.Problem.self, "\(template)") {
+                try MessageFormat(parsing: template, elisions: Self.french)
+            }
         }
+        // A word a table does not declare elidable is no elision there.
+        #expect(throws: MessageFormat.Problem.self) { try MessageFormat(parsing: "{de} %1$@") }
         // Ordinary parentheses are left alone.
         #expect((try? MessageFormat(parsing: "보드(%1$@이(가) 아닌 %2$@)의 것")) != nil)
         #expect((try? MessageFormat(parsing: "실행 취소 기록(history) %1$@")) != nil)
