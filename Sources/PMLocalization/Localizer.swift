@@ -72,6 +72,12 @@ public final class Localizer: Sendable {
         lookup(key.rawValue, arguments)
     }
 
+    /// Items of a list as the reader's language separates them (`a, b` in
+    /// English, `a、b` in Japanese: `grammar.listSeparator`).
+    public func list(_ items: [String]) -> String {
+        items.joined(separator: string(.grammarListSeparator))
+    }
+
     /// A whole sentence as it reads after a colon inside another ("Undid:
     /// Moved 'X'…"): with its capital, or begun with a small letter where the
     /// language's typography wants it (`grammar.afterColon` = `lowercase`).

@@ -91,6 +91,6 @@ extension ErrorMessages {
     }
 
     static func acceptedStates(_ l: Localizer) -> String {
-        TaskState.allCases.map { "\($0.rawValue) (\(l.string(StateNames.key($0))))" }.joined(separator: ", ")
+        l.list(TaskState.allCases.map { "\($0.rawValue) (\(l.string(StateNames.key($0))))" })
     }
 }

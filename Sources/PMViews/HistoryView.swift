@@ -159,8 +159,9 @@ package struct HistoryView {
         let byThemselves = TextSafety.escaped(event.by)
         let people = { (names: [String]) in
             MessageArgument.text(
-                names.sorted().map { $0 == reader.map { TextSafety.escaped($0) } ? $0 : l.string(.historyPerson, .text($0)) }
-                    .joined(separator: ", "))
+                l.list(
+                    names.sorted().map { $0 == reader.map { TextSafety.escaped($0) } ? $0 : l.string(.historyPerson, .text($0)) }
+                ))
         }
         if assigned == [byThemselves] {
             sentences.append(say(.historyTook, title))

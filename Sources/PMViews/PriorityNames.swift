@@ -49,10 +49,11 @@ package enum PriorityNames {
 
     /// The accepted words, for a refusal: `none, low, … (aucune, basse, …)`.
     package static func accepted(_ localizer: Localizer) -> String {
-        choices.map { choice in
-            let key = choice?.rawValue ?? "none"
-            let word = name(choice, localizer: localizer)
-            return word == key ? key : "\(key) (\(word))"
-        }.joined(separator: ", ")
+        localizer.list(
+            choices.map { choice in
+                let key = choice?.rawValue ?? "none"
+                let word = name(choice, localizer: localizer)
+                return word == key ? key : "\(key) (\(word))"
+            })
     }
 }

@@ -46,7 +46,7 @@ package struct TaskFields {
             (.showDue, due.text, due.overdue),
         ]
         if !task.assignees.isEmpty {
-            rows.append((.showAssignees, task.assignees.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
+            rows.append((.showAssignees, l.list(task.assignees.map { TextSafety.escaped($0) }), false))
         }
         if let series = task.recur {
             // The rule, and the deadline of the occurrence that follows this one once done.
@@ -60,7 +60,7 @@ package struct TaskFields {
             rows.append((.showPriority, mark + " " + PriorityNames.name(priority, localizer: l), false))
         }
         if !task.labels.isEmpty {
-            rows.append((.showLabels, task.labels.map { TextSafety.escaped($0) }.joined(separator: ", "), false))
+            rows.append((.showLabels, l.list(task.labels.map { TextSafety.escaped($0) }), false))
         }
         rows += [
             (.showCreated, style.dateTime(task.createdAt), false),

@@ -68,6 +68,18 @@ import Testing
         #expect(human.contains("stale: column.todo"), "\(human)")
     }
 
+    /// A list in a sentence or a field is separated as the language does
+    /// (`grammar.listSeparator`): `bug、ux` in Japanese, `bug, ux` in English.
+    @Test func listsAreSeparatedAsTheLanguageDoes() throws {
+        let pm = PMBinary(language: "ja_JP.UTF-8")
+        let id = try pm.run(["add", "報告", "--label", "bug,ux", "--to", "hana,jiro"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let show = try pm.run(["show", id]).stdout
+        #expect(show.contains("bug、ux") && show.contains("hana、jiro"), "\(show)")
+        let english = try pm.run(["show", id], ["LANG": "en_US.UTF-8"]).stdout
+        #expect(english.contains("bug, ux") && english.contains("hana, jiro"), "\(english)")
+    }
+
     /// A shipped language's status: everything translated, nothing stale.
     @Test func theShippedLanguagesAreWhole() throws {
         let run = try PMBinary().run(["l10n", "status", "--json"])

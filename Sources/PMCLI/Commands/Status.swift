@@ -76,7 +76,7 @@ struct Status: PMCommand {
         let shortIDs = TaskLookup.shortIDs(for: board.tasks)
         var conflictLines = conflicted.map { task in
             (shortIDs[task.id] ?? "") + " " + TextSafety.escaped(task.title) + " ("
-                + task.conflicts.keys.sorted().map { FieldNames.label($0, l) }.joined(separator: ", ") + ")"
+                + l.list(task.conflicts.keys.sorted().map { FieldNames.label($0, l) }) + ")"
         }
         if conflictLines.isEmpty { conflictLines = [l.string(.statusNone)] }
         var rows: [(L10nKey, String)] = [
