@@ -33,11 +33,20 @@ import Testing
             Issue.record("chromium is missing: install the README's prerequisites line")
             throw CancellationError()
         }
-        let process = try runChild(
-            chromium,
-            ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile]
-                + arguments + ["file://" + page],
-            environment: ["HOME": profile, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], stderr: .discard)
+        func run() throws -> ChildOutput {
+            try runChild(
+                chromium,
+                ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile]
+                    + arguments + ["file://" + page],
+                environment: ["HOME": profile, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], stderr: .discard)
+        }
+        var process = try run()
+        // 21: the profile (kept between runs, as CI caches it) is in use by
+        // another Chromium, one still closing or another test run's: wait for it.
+        for _ in 0..<120 where process.status == 21 {
+            usleep(250_000)
+            process = try run()
+        }
         #expect(process.status == 0, "chromium \(arguments)")
         return String(decoding: process.stdout, as: UTF8.self)
     }
