@@ -1,4 +1,5 @@
 internal import CICU
+import Synchronization
 
 /// How much of a date or time an ``ICUDateFormatter`` shows.
 public enum ICUDateStyle: Sendable {
@@ -19,9 +20,25 @@ public enum ICUDateStyle: Sendable {
 /// Instances are not thread-safe; make one per use site.
 public final class ICUDateFormatter {
     private let format: OpaquePointer
-    /// French writes the first of a month as an ordinal (`1er décembre`,
-    /// `1er déc.`), which no ICU pattern can say: added after formatting.
-    private var firstIsOrdinal = false
+    /// How a language writes the first of a month when not as a number
+    /// (French `1er décembre`, `1er déc.`), which no ICU pattern can say:
+    /// put in after formatting. From the tables (`date.firstDay`).
+    private var firstDay: String?
+
+    /// The first day's form of each language that writes it apart, by
+    /// language code (registered from the tables: no code names a language).
+    private static let firstDays = Mutex<[String: String]>([:])
+
+    /// Dates in `language` write the first of a month as `form` (`1er`).
+    public static func writeFirstDay(as form: String, language: String) {
+        firstDays.withLock { $0[language] = form }
+    }
+
+    /// The first day's form for `locale` (`fr_FR`, `fr-CA`, `fr@calendar=…`), if its language has one.
+    static func firstDay(for locale: String) -> String? {
+        let language = String(locale.prefix { $0.isLetter })
+        return firstDays.withLock { $0[language] }
+    }
 
     /// Opens a formatter, or returns nil when ICU refuses the arguments.
     /// - Parameters:
@@ -40,7 +57,7 @@ public final class ICUDateFormatter {
         }
         guard pm_u_success(status) == 1, let opened else { return nil }
         format = opened
-        firstIsOrdinal = Self.writesFirstAsOrdinal(locale)
+        firstDay = Self.firstDay(for: locale)
     }
 
     /// Opens a formatter for the locale's best pattern for `skeleton`
@@ -58,7 +75,7 @@ public final class ICUDateFormatter {
         }
         guard pm_u_success(status) == 1, let opened else { return nil }
         format = opened
-        firstIsOrdinal = Self.writesFirstAsOrdinal(locale)
+        firstDay = Self.firstDay(for: locale)
     }
 
     deinit { pm_udat_close(format) }
@@ -76,25 +93,21 @@ public final class ICUDateFormatter {
             }
             guard pm_u_success(status) == 1 else { return "" }
             let text = String(decoding: buffer[0..<Int(length)], as: UTF16.self)
-            return firstIsOrdinal ? Self.firstAsOrdinal(text) : text
+            return firstDay.map { Self.first(text, as: $0) } ?? text
         }
     }
 
-    static func writesFirstAsOrdinal(_ locale: String) -> Bool {
-        locale == "fr" || locale.hasPrefix("fr_") || locale.hasPrefix("fr-") || locale.hasPrefix("fr@")
-    }
-
-    /// `1 déc. 2026` → `1er déc. 2026`: a day `1` standing alone (at the
-    /// start or after a space) and followed by a space and a word.
-    static func firstAsOrdinal(_ text: String) -> String {
+    /// `1 déc. 2026` → `1er déc. 2026` (`form` = `1er`): a day `1` standing
+    /// alone (at the start or after a space) and followed by a space and a word.
+    static func first(_ text: String, as form: String) -> String {
         let scalars = Array(text.unicodeScalars)
         func isSpace(_ index: Int) -> Bool { scalars[index].properties.isWhitespace }
         for index in scalars.indices where scalars[index] == "1" {
             guard index == 0 || isSpace(index - 1), index + 2 < scalars.count, isSpace(index + 1),
                 scalars[index + 2].properties.isAlphabetic
             else { continue }
-            var result = String.UnicodeScalarView(scalars[...index])
-            result.append(contentsOf: "er".unicodeScalars)
+            var result = String.UnicodeScalarView(scalars[..<index])
+            result.append(contentsOf: form.unicodeScalars)
             result.append(contentsOf: scalars[(index + 1)...])
             return String(result)
         }

@@ -55,6 +55,26 @@ public final class Localizer: Sendable {
         self.english = source.tables(for: "en").map { Layer(language: "en", values: $0) }
         self.pseudo = chain.candidates.first { $0.hasPrefix("en") } == "en_XA" && !layers.contains { $0.language == "en_XA" }
         self.language = pseudo ? "en_XA" : layers.first?.language ?? "en"
+        Self.registerDateForms
+        for layer in layers { Self.register(layer.values, language: layer.language) }
+    }
+
+    /// The built-in tables' date forms, given to the date formatter once
+    /// (a date in French says `1er` whatever language the messages are in).
+    private static let registerDateForms: Void = {
+        for language in TableSource.shippedLanguages {
+            for values in TableSource().tables(for: language) { register(values, language: language) }
+        }
+    }()
+
+    /// A table's `date.firstDay` (`1er`), for dates in its language: a few
+    /// letters and digits (a translator's table is untrusted text: no
+    /// specifier, no control character reaches a date).
+    private static func register(_ values: TableValues, language: String) {
+        guard let form = values["date.firstDay"], (1...8).contains(form.count), form != "-",
+            form.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." })
+        else { return }
+        ICUDateFormatter.writeFirstDay(as: form, language: String(language.prefix { $0.isLetter }))
     }
 
     /// The placeholders of a plural message (its English `other` form's): the count first.

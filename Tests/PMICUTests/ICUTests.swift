@@ -24,6 +24,8 @@ import Testing
     /// shows (`1er déc. 2026`, `mardi 1er décembre 2026`, `1er déc.`); other
     /// days and other languages are left as ICU writes them.
     @Test func frenchSaysTheFirstOfAMonthAsAnOrdinal() {
+        // As pm registers French's `date.firstDay` from its table.
+        ICUDateFormatter.writeFirstDay(as: "1er", language: "fr")
         // 2026-12-01T10:00:00Z and 2026-12-11T10:00:00Z
         let first = 1_796_119_200_000.0
         let eleventh = first + 10 * 86_400_000
@@ -39,9 +41,9 @@ import Testing
         #expect(skeleton("fr_FR", "yMd", first) == "01/12/2026")
         #expect(skeleton("en_US", "yMMMd", first) == "Dec 1, 2026")
         #expect(skeleton("ko_KR", "yMMMd", first) == "2026년 12월 1일")
-        #expect(ICUDateFormatter.firstAsOrdinal("21 déc.") == "21 déc.")
-        #expect(ICUDateFormatter.firstAsOrdinal("1") == "1")
-        #expect(ICUDateFormatter.firstAsOrdinal("1 ") == "1 ")
+        #expect(ICUDateFormatter.first("21 déc.", as: "1er") == "21 déc.")
+        #expect(ICUDateFormatter.first("1", as: "1er") == "1")
+        #expect(ICUDateFormatter.first("1 ", as: "1er") == "1 ")
     }
 
     @Test func pluralCategoriesComeFromCLDR() {
