@@ -20,25 +20,12 @@ public enum PseudoTable {
     /// The `.stringsdict` of a pseudo-language: each category `categories`
     /// names, from English's form of that category, else its `other`.
     public static func plurals(language: String, english: [UInt8], categories: [String]) -> String {
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        text += "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
-        text += "<plist version=\"1.0\">\n<dict>\n"
-        for entry in StringsDictParser.parse(bytes: english).entries {
+        TableTemplate.pluralTable(english: english) { entry in
             let forms = Dictionary(entry.suffixedForms.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let note = ([entry.comment].compactMap { $0 } + [TableTemplate.englishNote(entry)]).joined(separator: "\n\t     ")
-            text += "\t<!-- \(note.replacingAll("--", with: "\u{2010}\u{2010}")) -->\n"
-            text += "\t<key>\(TableTemplate.xml(entry.key))</key>\n\t<dict>\n"
-            text += "\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@count@</string>\n"
-            text += "\t\t<key>count</key>\n\t\t<dict>\n"
-            text += "\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n"
-            text += "\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n"
-            for category in categories {
-                let english = forms[entry.key + "." + category] ?? forms[entry.key + ".other"] ?? ""
-                text += "\t\t\t<key>\(category)</key>\n\t\t\t<string>\(TableTemplate.xml(accented(english)))</string>\n"
+            return categories.map { category in
+                (category, accented(forms[entry.key + "." + category] ?? forms[entry.key + ".other"] ?? ""))
             }
-            text += "\t\t</dict>\n\t</dict>\n"
         }
-        return text + "</dict>\n</plist>\n"
     }
 
     /// A message's pseudo form; a word list's alternatives, accented, before

@@ -39,6 +39,12 @@ public enum TableTemplate {
     /// The `.stringsdict` of a new language, from English's: each plural with
     /// an empty form for each category of `categories`.
     public static func plurals(language: String, english: [UInt8], categories: [String]) -> String {
+        pluralTable(english: english) { _ in categories.map { ($0, "") } }
+    }
+
+    /// A `.stringsdict` with English's plurals, each with its English comment
+    /// and record, and the forms `forms` gives it (category, text).
+    static func pluralTable(english: [UInt8], forms: (StringsDictEntry) -> [(String, String)]) -> String {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         text += "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
         text += "<plist version=\"1.0\">\n<dict>\n"
@@ -50,7 +56,9 @@ public enum TableTemplate {
             text += "\t\t<key>count</key>\n\t\t<dict>\n"
             text += "\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n"
             text += "\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n"
-            for category in categories { text += "\t\t\t<key>\(category)</key>\n\t\t\t<string></string>\n" }
+            for (category, form) in forms(entry) {
+                text += "\t\t\t<key>\(category)</key>\n\t\t\t<string>\(xml(form))</string>\n"
+            }
             text += "\t\t</dict>\n\t</dict>\n"
         }
         return text + "</dict>\n</plist>\n"
