@@ -43,6 +43,32 @@ import Testing
         #expect(try read(typed, language: "de_DE.UTF-8", zone: "Europe/Berlin") == Read(due: due, time: time), "\(typed)")
     }
 
+    /// On the real clock (no PM_NOW), in the reader's zone: `3日後` is three
+    /// days after the day pm calls today (`今日`), `明日15時` the next day at
+    /// 15:00. Asked again if the day turned between the two answers.
+    @Test func japaneseOnTheRealClock() throws {
+        var pm = PMBinary(language: "ja_JP.UTF-8")
+        pm.environment["PM_NOW"] = nil
+        func due(_ typed: String) throws -> (String, String?) {
+            let run = try pm.run(["add", "x", "--due", typed, "--json"], ["TZ": "Asia/Tokyo"])
+            let task = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            return (task?["due"] as? String ?? "", (task?["dueTime"] as? [String: Any])?["time"] as? String)
+        }
+        func day(_ iso: String, plus days: Int) -> String? {
+            guard let date = ISO8601DateFormatter().date(from: iso + "T12:00:00Z") else { return nil }
+            return String(ISO8601DateFormatter().string(from: date.addingTimeInterval(Double(days) * 86_400)).prefix(10))
+        }
+        for _ in 0..<3 {
+            let today = try due("今日").0
+            let (inThree, later) = (try due("3日後"), try due("明日15時"))
+            guard try due("今日").0 == today else { continue }
+            #expect(inThree.0 == day(today, plus: 3) && inThree.1 == nil, "\(today): \(inThree)")
+            #expect(later.0 == day(today, plus: 1) && later.1 == "15:00", "\(today): \(later)")
+            return
+        }
+        Issue.record("the day turned three times while asking")
+    }
+
     /// What is not a date stays refused, in the reader's language, and adds nothing.
     @Test func wordsThatAreNoDateAreRefused() throws {
         let pm = PMBinary(language: "ja_JP.UTF-8")

@@ -65,7 +65,8 @@ public enum DueInput {
             typed.removeLast()
         }
         // Up to three words as typed (`오후 3시 30분`), however many pieces they were cut into.
-        for count in stride(from: tokens.count, through: 1, by: -1) {
+        // (Three words are never more than a few dozen pieces: a long text costs no more.)
+        for count in stride(from: min(tokens.count, 24), through: 1, by: -1) {
             let candidates = [(typed.suffix(count), true), (typed.prefix(count), false)]
             for (candidate, atEnd) in candidates where atEnd || count < tokens.count {
                 guard candidate.dropFirst().filter({ !$0.glued }).count < 3 else { continue }

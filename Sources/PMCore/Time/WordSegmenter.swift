@@ -85,7 +85,8 @@ public enum WordSegmenter {
     /// `run` as the fewest words of `vocabulary` that cover it, in order;
     /// nil when no such cutting covers all of it.
     static func cut(_ run: [Character], vocabulary: Set<String>, longest: Int) -> [String]? {
-        guard !run.isEmpty, longest > 0 else { return nil }
+        // A date is a few words: a longer stretch is no date, and is not cut.
+        guard !run.isEmpty, run.count <= 64, longest > 0 else { return nil }
         var best = [Int?](repeating: nil, count: run.count + 1)
         var from = [Int](repeating: 0, count: run.count + 1)
         best[0] = 0
