@@ -275,7 +275,7 @@ package enum ErrorMessages {
             return [
                 l.string(
                     .errorImportNoSuchList, safe(name), safe(file),
-                    .text(lists.map { l.string(.importListName, safe($0)) }.joined(separator: ", ")))
+                    .text(l.list(lists.map { l.string(.importListName, safe($0)) })))
             ]
         case .importNoSuchMember(let name, let file, let members) where members.isEmpty:
             return [l.string(.errorImportNoMembers, safe(name), importFile(file, l))]
@@ -283,7 +283,7 @@ package enum ErrorMessages {
             return [
                 l.string(
                     .errorImportNoSuchMember, safe(name), importFile(file, l),
-                    .text(members.map { l.string(.importListName, safe($0)) }.joined(separator: ", ")))
+                    .text(l.list(members.map { l.string(.importListName, safe($0)) })))
             ]
         case .remoteLooksLikeOption(let text): return [l.string(.errorRemoteLooksLikeOption, safe(text))]
         case .remoteFolderMissing(let text): return [l.string(.errorRemoteFolderMissing, safe(text))]

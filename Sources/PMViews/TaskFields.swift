@@ -68,7 +68,7 @@ package struct TaskFields {
         ]
         for field in task.conflicts.keys.sorted() {
             let values = (task.conflicts[field] ?? []).map { FieldNames.value($0, of: field, localizer: l, style: style) }
-            let text = l.string(.showConflictValues, .text(FieldNames.label(field, l)), .text(values.joined(separator: ", ")))
+            let text = l.string(.showConflictValues, .text(FieldNames.label(field, l)), .text(l.list(values)))
             rows.append((.showConflict, text, true))
         }
         if task.restored { rows.append((.showRestored, l.string(.showRestoredValue), false)) }

@@ -51,7 +51,7 @@ extension BoardRenderer {
                 parts.append(localizer.string(.boardFilterText, .text(TextSafety.escaped(state.filter.text))))
             }
             if state.filter.mine { parts.append(localizer.string(.boardFilterMine)) }
-            left = (localizer.string(.boardFiltered, .text(parts.joined(separator: ", "))), [.bold])
+            left = (localizer.string(.boardFiltered, .text(localizer.list(parts))), [.bold])
         } else {
             left = (status.summary(fitting: room), [.dim])
         }

@@ -259,7 +259,7 @@ public struct BoardRenderer {
             lines.append(("  " + marks.line, [.dim]))
         }
         if !task.conflicts.isEmpty {
-            let fields = task.conflicts.keys.sorted().map(fieldLabel).joined(separator: ", ")
+            let fields = localizer.list(task.conflicts.keys.sorted().map(fieldLabel))
             lines.append(("  " + localizer.string(.listConflict, .text(localizer.afterColon(fields))), [.red]))
         }
         if task.restored { lines.append(("  " + localizer.string(.listRestored), [.red])) }

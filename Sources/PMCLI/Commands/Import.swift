@@ -114,7 +114,7 @@ extension ProcessContext {
         if reading.partsLeftOut > 0 {
             let names = reading.refusedNames.map { localizer.string(.importListName, .text(TextSafety.escaped($0))) }
             output.line(
-                localizer.plural(.importNamesLeftOut, count: reading.partsLeftOut, .text(names.joined(separator: ", "))))
+                localizer.plural(.importNamesLeftOut, count: reading.partsLeftOut, .text(localizer.list(names))))
         }
         guard !plan.adding.isEmpty else { return }
         if reading.withHeadings > 0 { output.line(localizer.plural(.importInBodies, count: reading.withHeadings)) }
@@ -141,7 +141,7 @@ extension ProcessContext {
             let listed = names.map { name in
                 mapped[name].map { localizer.string(.importPersonMapped, shown(name), shown($0)) } ?? TextSafety.escaped(name)
             }
-            output.line(localizer.string(.importPeople, .text(listed.joined(separator: ", "))))
+            output.line(localizer.string(.importPeople, .text(localizer.list(listed))))
         }
         let people = names + authors.filter { !names.contains($0) }
         let new = people.filter { !known.contains($0) && mapped[$0] == nil && $0 != environment.user }
@@ -149,7 +149,7 @@ extension ProcessContext {
         output.line(
             localizer.plural(
                 done ? .importNewNamesUndo : .importNewNames, count: new.count,
-                .text(new.map { TextSafety.escaped($0) }.joined(separator: ", ")), shown(first)))
+                .text(localizer.list(new.map { TextSafety.escaped($0) })), shown(first)))
     }
 
     private func listLine(_ list: ListMapping) -> String {

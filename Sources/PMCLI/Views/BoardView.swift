@@ -223,7 +223,7 @@ struct BoardView {
     private func syncMarks(of task: BoardTask) -> [String] {
         var marks: [String] = []
         if !task.conflicts.isEmpty {
-            let fields = task.conflicts.keys.sorted().map { FieldNames.label($0, localizer) }.joined(separator: ", ")
+            let fields = localizer.list(task.conflicts.keys.sorted().map { FieldNames.label($0, localizer) })
             // After the colon as the language writes it (French: « Conflit : titre »).
             marks.append(localizer.string(.listConflict, .text(localizer.afterColon(fields))))
         }

@@ -104,7 +104,7 @@ struct HTMLExport: BoardExporter {
                     $0, of: field, localizer: l,
                     style: TextStyle(color: false, formatLocale: style.formatLocale, zone: style.zone))
             }
-            let text = l.string(.showConflictValues, .text(FieldNames.label(field, l)), .text(values.joined(separator: ", ")))
+            let text = l.string(.showConflictValues, .text(FieldNames.label(field, l)), .text(l.list(values)))
             html += "<p class=\"conflicted\">\(Self.escaped(l.string(.htmlConflict, .text(l.afterColon(text)))))</p>\n"
         }
         if !task.body.isEmpty {
